@@ -1,0 +1,95 @@
+# SPDX-License-Identifier: GPL-2.0
+# Sourced by the other scripts: targets, cache layout, private apt configuration.
+
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CACHE=${FLEXL4_CACHE:-/var/cache/mlx5-flexl4}
+MLX5=drivers/net/ethernet/mellanox/mlx5/core
+DEFAULT_TARGET=7.3
+CODESPELL_DICT=/usr/lib/python3/dist-packages/codespell_lib/data/dictionary.txt
+TARGETS="7.3 6.12"
+
+# Pinned sources: target -> Debian package version, suite, sha256 of the .deb.
+target_pkg() {
+	case "$1" in
+	7.3)  echo "linux-source-7.3 7.3.4-1~bpo13+1 trixie-backports" ;;
+	6.12) echo "linux-source-6.12 6.12.117-1 trixie-security" ;;
+	*) echo "unknown target '$1' (known: $TARGETS)" >&2; return 1 ;;
+	esac
+}
+
+target_sha256() {
+	case "$1" in
+	7.3)  echo "703e369ddd4cce971452f5a593ee55df3a5c10c83caf0fa0df039633ed181ee3" ;;
+	6.12) echo "9141325315c7f1eca682113d185a8c77c82814aa6e32f7e127e61d6106403835" ;;
+	esac
+}
+
+die() { echo "error: $*" >&2; exit 1; }
+
+src_dir() { echo "$CACHE/src/$1"; }	# pristine unpacked tree, a git repo at tag 'base'
+tree_dir() { echo "$CACHE/tree/$1"; }	# worktree with the series applied
+obj_dir() { echo "$CACHE/obj/$1${2:+-$2}"; }	# O= build directories
+
+# A private apt configuration for suites this Debian 12 machine does not list.
+# The mirror is the one the system's own apt already uses.
+apt_private() {
+	local root=$CACHE/apt mirror security
+	mirror=$(awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources 2>/dev/null ||
+		 true)
+	security=$(awk '/^URIs:/ { n++; if (n == 2) { print $2; exit } }' \
+		 /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
+	if [ -z "$mirror" ]; then
+		mirror=$(awk '$1 == "deb" && $3 == "bookworm" { print $2; exit }' /etc/apt/sources.list)
+		security=$(awk '$1 == "deb" && $3 ~ /security/ { print $2; exit }' /etc/apt/sources.list)
+	fi
+	[ -n "$mirror" ] && [ -n "$security" ] || die "cannot find the system's Debian mirror in /etc/apt"
+	mkdir -p "$root/lists/partial" "$root/archives/partial"
+	cat >"$root/sources.list.new" <<EOF
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror trixie main
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror trixie-backports main
+deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror trixie main
+deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror unstable main
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $security trixie-security main
+EOF
+	APT_OPTS=(-o Dir::Etc::sourcelist="$root/sources.list" -o Dir::Etc::sourceparts=-
+		  -o Dir::State::Lists="$root/lists" -o Dir::Cache="$root/cache"
+		  -o Dir::Cache::archives="$root/archives" -o APT::Get::List-Cleanup=0)
+	mkdir -p "$root/cache"
+	if ! cmp -s "$root/sources.list.new" "$root/sources.list" ||
+	   [ -z "$(find "$root/lists" -name '*Packages*' -mmin -1440 | head -n1)" ]; then
+		mv "$root/sources.list.new" "$root/sources.list"
+		apt-get "${APT_OPTS[@]}" update -qq >&2
+	fi
+}
+
+# build_tree TARGET O [make args...]: configure O (once) and build mlx5_core.ko from the target's tree
+# (build_tree_at takes a source directory instead).
+# Output is in $O/build.log; warnings and errors are echoed. Without a vmlinux, modpost cannot resolve
+# symbols, so KBUILD_MODPOST_WARN=1 keeps that from failing the build.
+build_tree() {
+	local t=$1
+	shift
+	build_tree_at "$(src_dir "$t")" "$@"
+}
+
+build_tree_at() {
+	local src=$1 o=$2
+	shift 2
+	mkdir -p "$o"
+	if [ ! -f "$o/.config" ]; then
+		make -s -C "$src" O="$o" defconfig >/dev/null
+		"$src/scripts/config" --file "$o/.config" -m MLX5_CORE -e MLX5_CORE_EN \
+			-e MLX5_EN_RXNFC
+		make -s -C "$src" O="$o" olddefconfig >/dev/null
+	fi
+	make -s -C "$src" O="$o" -j"$(nproc)" modules_prepare >"$o/build.log" 2>&1 ||
+		{ cat "$o/build.log" >&2; return 1; }
+	if ! make -C "$src" O="$o" -j"$(nproc)" KBUILD_MODPOST_WARN=1 "$@" \
+		"$MLX5/mlx5_core.ko" >>"$o/build.log" 2>&1; then
+		grep -E 'error|Error' "$o/build.log" >&2 || tail -20 "$o/build.log" >&2
+		return 1
+	fi
+	grep -E '^[^ ]+:[0-9]+:[0-9]+: warning:' "$o/build.log" >&2 || true
+}
