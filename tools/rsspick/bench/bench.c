@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Benchmark: ports-for-queue queries per second, solver versus brute
+ * force, on one core.  Prints figures, never asserts.
+ *
+ * A query is "which source ports land on queue Q" for a fresh flow
+ * (random saddr each time, so nothing is cached between queries):
+ *
+ *   solver/set     rsspick_solve(): the answer as cosets (power-of-two
+ *                  tables) or a bitmap (other sizes); enough for count,
+ *                  first-N, nearest and membership queries.
+ *   solver/bitmap  rsspick_solve() + rsspick_set_bitmap(): every port
+ *                  materialised, the same output as brute force.
+ *   brute/naive    rsspick_brute(): full Toeplitz hash of each of the
+ *                  65536 4-tuples.
+ *   brute/incr     the strongest brute force: uses linearity too, one
+ *                  XOR per port along a Gray code, then the table lookup.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/socket.h>
+
+#include "rsspick.h"
+
+#define BUDGET_NS	600000000ULL	/* per measurement */
+
+static const uint8_t key40[40] = {
+	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2,
+	0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0,
+	0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4,
+	0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30, 0xf2, 0x0c,
+	0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
+};
+
+static uint64_t rng = 0x8badf00dULL;
+static volatile uint64_t sink;
+
+static uint64_t rnd(void)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return rng * 0x2545F4914F6CDD1DULL;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void fresh_flow(struct rsspick_tuple *t)
+{
+	int i;
+
+	for (i = 0; i < 16; i++)
+		t->saddr[i] = rnd();
+}
+
+static uint64_t bm[RSSPICK_BITMAP_WORDS];
+
+static uint32_t brute_incr(const struct rsspick_rss *rss,
+			   const struct rsspick_tuple *t, uint32_t q)
+{
+	struct rsspick_tuple x = *t;
+	uint32_t col[16], h0, h, g, port = 0, n = 0;
+	uint32_t mask = rss->indir_size - 1;
+	bool pow2 = !(rss->indir_size & mask);
+	int i;
+
+	x.sport = 0;
+	rsspick_hash(rss->key, rss->key_len, &x, true, &h0);
+	for (i = 0; i < 16; i++) {
+		x.sport = 1U << i;
+		rsspick_hash(rss->key, rss->key_len, &x, true, &h);
+		col[i] = h ^ h0;
+	}
+	memset(bm, 0, sizeof(bm));
+	h = h0;
+	for (g = 0; ; ) {
+		uint32_t idx = pow2 ? h & mask : h % rss->indir_size;
+
+		if (rss->indir[idx] == q) {
+			bm[port / 64] |= 1ULL << port % 64;
+			n++;
+		}
+		if (++g == RSSPICK_NPORTS)
+			break;
+		i = __builtin_ctz(g);
+		port ^= 1U << i;
+		h ^= col[i];
+	}
+	return n;
+}
+
+enum mode { SOLVE_SET, SOLVE_BITMAP, BRUTE_INCR, BRUTE_NAIVE, NMODES };
+
+static const char *const mode_name[NMODES] = {
+	"solver/set", "solver/bitmap", "brute/incr", "brute/naive",
+};
+
+static uint32_t one_query(enum mode m, const struct rsspick_rss *rss,
+			  struct rsspick_tuple *t, uint32_t q)
+{
+	struct rsspick_set *set;
+	uint32_t n = 0;
+
+	fresh_flow(t);
+	switch (m) {
+	case SOLVE_SET:
+	case SOLVE_BITMAP:
+		if (rsspick_solve(rss, t, q, &set))
+			return 0;
+		n = rsspick_set_count(set);
+		if (m == SOLVE_BITMAP)
+			rsspick_set_bitmap(set, bm);
+		rsspick_set_free(set);
+		break;
+	case BRUTE_INCR:
+		n = brute_incr(rss, t, q);
+		break;
+	case BRUTE_NAIVE:
+		rsspick_brute(rss, t, q, bm, &n);
+		break;
+	default:
+		break;
+	}
+	return n;
+}
+
+static double measure(enum mode m, const struct rsspick_rss *rss,
+		      struct rsspick_tuple *t, uint32_t q)
+{
+	uint64_t start = now_ns(), el, iters = 0, acc = 0;
+
+	do {
+		int k;
+
+		for (k = 0; k < 4; k++)
+			acc += one_query(m, rss, t, q);
+		iters += 4;
+		el = now_ns() - start;
+	} while (el < BUDGET_NS);
+	sink += acc;
+	return iters * 1e9 / el;
+}
+
+struct config {
+	const char *name;
+	int family;
+	uint32_t size;
+	uint32_t nq;
+	bool random_table;
+};
+
+int main(void)
+{
+	static const struct config cfgs[] = {
+		{ "ipv4, equal 8 over 128 (pow2)", AF_INET, 128, 8, false },
+		{ "ipv6, equal 8 over 128 (pow2)", AF_INET6, 128, 8, false },
+		{ "ipv6, 64 queues random, 2048 (pow2)", AF_INET6, 2048, 64,
+		  true },
+		{ "ipv6, equal 6 over 96 (not pow2)", AF_INET6, 96, 6, false },
+		{ "ipv4, equal 12 over 1000 (not pow2)", AF_INET, 1000, 12,
+		  false },
+	};
+	double qps[NMODES], geo_naive = 0, geo_incr = 0, geo_set = 0;
+	double geo_set_pow2 = 0;
+	uint64_t t0 = now_ns();
+	int npow2 = 0, c;
+	size_t i;
+
+	printf("rsspick bench: ports-for-queue queries/s on one core, %.1f s per cell\n",
+	       BUDGET_NS / 1e9);
+	printf("%-38s %12s %14s %11s %12s %10s %10s\n", "config",
+	       "solver/set", "solver/bitmap", "brute/incr", "brute/naive",
+	       "bmp/naive", "bmp/incr");
+	for (c = 0; c < (int)(sizeof(cfgs) / sizeof(cfgs[0])); c++) {
+		const struct config *cf = &cfgs[c];
+		struct rsspick_tuple t = { .family = cf->family, .dport = 4789 };
+		uint32_t *indir = malloc(sizeof(*indir) * cf->size);
+		struct rsspick_rss rss = { key40, 40, indir, cf->size };
+		uint32_t q = 1;
+		int m;
+
+		for (i = 0; i < cf->size; i++)
+			indir[i] = cf->random_table ? rnd() % cf->nq :
+				   i % cf->nq;
+		indir[0] = q;
+		memset(t.daddr, 0x20, 16);
+		for (m = 0; m < NMODES; m++)
+			qps[m] = measure(m, &rss, &t, q);
+		printf("%-38s %12.0f %14.0f %11.0f %12.1f %9.0fx %9.1fx\n",
+		       cf->name, qps[SOLVE_SET], qps[SOLVE_BITMAP],
+		       qps[BRUTE_INCR], qps[BRUTE_NAIVE],
+		       qps[SOLVE_BITMAP] / qps[BRUTE_NAIVE],
+		       qps[SOLVE_BITMAP] / qps[BRUTE_INCR]);
+		geo_naive += __builtin_log(qps[SOLVE_BITMAP] / qps[BRUTE_NAIVE]);
+		geo_incr += __builtin_log(qps[SOLVE_BITMAP] / qps[BRUTE_INCR]);
+		geo_set += __builtin_log(qps[SOLVE_SET] / qps[BRUTE_NAIVE]);
+		if (!(cf->size & (cf->size - 1))) {
+			geo_set_pow2 += __builtin_log(qps[SOLVE_SET] /
+						      qps[BRUTE_INCR]);
+			npow2++;
+		}
+		free(indir);
+	}
+	c = sizeof(cfgs) / sizeof(cfgs[0]);
+	(void)mode_name;
+	printf("geometric mean ratio, solver/bitmap vs brute/naive: %.0fx\n",
+	       __builtin_exp(geo_naive / c));
+	printf("geometric mean ratio, solver/set    vs brute/naive: %.0fx\n",
+	       __builtin_exp(geo_set / c));
+	printf("geometric mean ratio, solver/bitmap vs brute/incr:  %.1fx\n",
+	       __builtin_exp(geo_incr / c));
+	printf("geometric mean ratio, solver/set    vs brute/incr (pow2 tables): %.0fx\n",
+	       __builtin_exp(geo_set_pow2 / npow2));
+	printf("total %.1f s\n", (now_ns() - t0) / 1e9);
+	return 0;
+}

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rsspick - choose UDP source ports that land on a chosen RSS queue.
+ *
+ * Toeplitz hash over the IPv4/IPv6 2-tuple and 4-tuple, and a solver that,
+ * given the receiver's key and indirection table, returns the source ports
+ * whose hash selects a target queue.  Toeplitz is linear over GF(2), so the
+ * solver works on the 16 source-port bits with linear algebra rather than
+ * by hashing every port.
+ */
+#ifndef RSSPICK_H
+#define RSSPICK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RSSPICK_NPORTS		65536U
+#define RSSPICK_BITMAP_WORDS	(RSSPICK_NPORTS / 64)
+/* Largest indirection table accepted (netlink caps real ones far lower). */
+#define RSSPICK_MAX_INDIR	(1U << 20)
+/* Largest key accepted; real NICs use 40 or 52 bytes. */
+#define RSSPICK_MAX_KEY		4096U
+/* Bytes of Toeplitz input for an IPv6 4-tuple, the longest we hash. */
+#define RSSPICK_MAX_INPUT	36U
+
+/* Error codes; functions return them negated (-RSSPICK_EKEYLEN, ...). */
+enum rsspick_err {
+	RSSPICK_OK = 0,
+	RSSPICK_EKEYLEN,	/* key shorter than input + 4 bytes, or huge */
+	RSSPICK_EINDIR,		/* indirection table empty or too large */
+	RSSPICK_ENOQUEUE,	/* target queue does not appear in the table */
+	RSSPICK_EFAMILY,	/* address family is not AF_INET/AF_INET6 */
+	RSSPICK_EINVAL,		/* NULL pointer, empty port range, ... */
+	RSSPICK_ENOMEM,
+	RSSPICK_ENOENT,		/* valid query, but no port satisfies it */
+	RSSPICK_ERR_MAX,
+};
+
+const char *rsspick_strerror(int err);
+
+/* Flow as the receiver sees it: saddr/sport are the sender's. */
+struct rsspick_tuple {
+	int family;		/* AF_INET or AF_INET6 */
+	uint8_t saddr[16];	/* network byte order; IPv4 uses bytes 0-3 */
+	uint8_t daddr[16];
+	uint16_t sport;		/* host byte order */
+	uint16_t dport;		/* host byte order */
+};
+
+/* Receiver RSS configuration: queue = indir[hash % indir_size]. */
+struct rsspick_rss {
+	const uint8_t *key;
+	size_t key_len;
+	const uint32_t *indir;
+	uint32_t indir_size;
+};
+
+/*
+ * Plain Toeplitz hash of @in_len bytes.  Needs key_len >= in_len + 4.
+ * Returns 0 or a negative error code.
+ */
+int rsspick_toeplitz(const uint8_t *key, size_t key_len,
+		     const uint8_t *in, size_t in_len, uint32_t *hash);
+
+/*
+ * Serialise @t as Toeplitz input: saddr, daddr and, if @l4, sport, dport,
+ * all in network byte order.  Returns the length (8, 12, 32 or 36) or a
+ * negative error code.
+ */
+int rsspick_tuple_input(const struct rsspick_tuple *t, bool l4,
+			uint8_t out[RSSPICK_MAX_INPUT]);
+
+/* Hash of the 2-tuple (@l4 false) or 4-tuple (@l4 true). */
+int rsspick_hash(const uint8_t *key, size_t key_len,
+		 const struct rsspick_tuple *t, bool l4, uint32_t *hash);
+
+/* 4-tuple hash and the queue it selects.  @hash may be NULL. */
+int rsspick_queue(const struct rsspick_rss *rss,
+		  const struct rsspick_tuple *t, uint32_t *hash,
+		  uint32_t *queue);
+
+/* Validate key length for @family and the table.  0 or negative error. */
+int rsspick_check(const struct rsspick_rss *rss, int family);
+
+/* Set of source ports, the answer of rsspick_solve(). */
+struct rsspick_set;
+
+enum rsspick_method {
+	RSSPICK_AFFINE,		/* power-of-two table: union of cosets */
+	RSSPICK_SCAN,		/* other sizes: affine-pruned enumeration */
+};
+
+/*
+ * Every source port in 0..65535 whose 4-tuple hash (other fields from
+ * @t, t->sport ignored) selects @queue.  On success *@out owns a set to
+ * release with rsspick_set_free().  The set may be empty (count 0), e.g.
+ * when the key makes the port bits reach fewer table slots.
+ * Returns 0, -RSSPICK_ENOQUEUE if @queue is not in the table, or another
+ * negative error code.
+ */
+int rsspick_solve(const struct rsspick_rss *rss,
+		  const struct rsspick_tuple *t, uint32_t queue,
+		  struct rsspick_set **out);
+void rsspick_set_free(struct rsspick_set *set);
+
+uint32_t rsspick_set_count(const struct rsspick_set *set);
+bool rsspick_set_has(const struct rsspick_set *set, uint16_t port);
+/* Number of ports of the set in [lo, hi]. */
+uint32_t rsspick_set_count_range(const struct rsspick_set *set,
+				 uint16_t lo, uint16_t hi);
+/*
+ * Store up to @max ports of the set within [lo, hi] into @out, ascending.
+ * Returns how many were stored.
+ */
+size_t rsspick_set_list(const struct rsspick_set *set, uint16_t lo,
+			uint16_t hi, uint16_t *out, size_t max);
+/*
+ * Port of the set within [lo, hi] nearest to @pref (the lower on a tie).
+ * Returns 0, or -RSSPICK_ENOENT if the range holds none.
+ */
+int rsspick_set_nearest(const struct rsspick_set *set, uint16_t pref,
+			uint16_t lo, uint16_t hi, uint16_t *port);
+/* Fill a 65536-bit bitmap (bit p set = port p in the set). */
+void rsspick_set_bitmap(const struct rsspick_set *set,
+			uint64_t bm[RSSPICK_BITMAP_WORDS]);
+
+/* Introspection, for documentation, tests and the benchmark. */
+struct rsspick_set_info {
+	enum rsspick_method method;
+	unsigned int rank;	/* rank of the port->index-bits map */
+	unsigned int dim;	/* null-space dimension, 16 - rank */
+	uint32_t cosets;	/* cosets of the null space visited */
+	uint32_t evals;		/* hashes evaluated (RSSPICK_SCAN only) */
+};
+void rsspick_set_info(const struct rsspick_set *set,
+		      struct rsspick_set_info *info);
+
+/*
+ * Reference brute force: hash all 65536 ports from scratch and set the
+ * bits of those landing on @queue.  *@count gets the number of ports.
+ */
+int rsspick_brute(const struct rsspick_rss *rss,
+		  const struct rsspick_tuple *t, uint32_t queue,
+		  uint64_t bm[RSSPICK_BITMAP_WORDS], uint32_t *count);
+
+#endif /* RSSPICK_H */

@@ -1,0 +1,1020 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rsssrc - read the receiver's RSS key, indirection table, hash function
+ * and input transformation.  See rsssrc.h.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <linux/ethtool.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <linux/sockios.h>
+
+#include "rsspick.h"
+#include "rsssrc.h"
+
+/*
+ * ethtool netlink constants, from include/uapi/linux/ethtool_netlink*.h.
+ * Spelled out because distribution headers older than Linux 6.2 lack the
+ * RSS message; the values are kernel ABI and never change.
+ */
+#define ETHNL_FAMILY_NAME	"ethtool"
+#define ETHNL_FAMILY_VERSION	1
+#define ETHNL_MSG_RSS_GET	38	/* also ETHTOOL_MSG_RSS_GET_REPLY */
+#define ETHNL_A_HEADER_DEV_NAME	2
+#define ETHNL_A_RSS_HEADER	1
+#define ETHNL_A_RSS_CONTEXT	2
+#define ETHNL_A_RSS_HFUNC	3
+#define ETHNL_A_RSS_INDIR	4
+#define ETHNL_A_RSS_HKEY	5
+#define ETHNL_A_RSS_INPUT_XFRM	6
+
+#define NL_BUF_SIZE		(256 * 1024)
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+void rss_conf_free(struct rss_conf *c)
+{
+	free(c->key);
+	free(c->indir);
+	memset(c, 0, sizeof(*c));
+}
+
+static int hexval(int ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	ch = tolower(ch);
+	if (ch >= 'a' && ch <= 'f')
+		return ch - 'a' + 10;
+	return -1;
+}
+
+int rss_parse_key(const char *s, uint8_t **key, size_t *len,
+		  char *err, size_t errlen)
+{
+	size_t n = 0, cap, slen;
+	const char *p;
+	uint8_t *k;
+	bool colons;
+
+	*key = NULL;
+	*len = 0;
+	while (isspace((unsigned char)*s))
+		s++;
+	slen = strlen(s);
+	while (slen && isspace((unsigned char)s[slen - 1]))
+		slen--;
+	if (!slen)
+		return fail(err, errlen, "malformed RSS key: empty");
+	colons = memchr(s, ':', slen) != NULL;
+	cap = slen / 2 + 1;
+	if (cap > RSSPICK_MAX_KEY + 1)
+		return fail(err, errlen, "malformed RSS key: longer than %u bytes",
+			    RSSPICK_MAX_KEY);
+	k = malloc(cap);
+	if (!k)
+		return fail(err, errlen, "out of memory");
+
+	for (p = s; p < s + slen; ) {
+		int hi, lo;
+
+		if (colons) {
+			/* one or two hex digits, then ':' or the end */
+			hi = hexval(*p);
+			if (hi < 0)
+				goto bad_char;
+			p++;
+			if (p < s + slen && *p != ':') {
+				lo = hexval(*p);
+				if (lo < 0)
+					goto bad_char;
+				hi = hi * 16 + lo;
+				p++;
+			}
+			if (p < s + slen) {
+				if (*p != ':')
+					goto bad_char;
+				p++;
+				if (p == s + slen) {
+					free(k);
+					return fail(err, errlen,
+						    "malformed RSS key: trailing ':'");
+				}
+			}
+		} else {
+			hi = hexval(p[0]);
+			if (hi < 0)
+				goto bad_char;
+			if (p + 1 == s + slen) {
+				free(k);
+				return fail(err, errlen,
+					    "malformed RSS key: odd number of hex digits");
+			}
+			lo = hexval(p[1]);
+			if (lo < 0) {
+				p++;
+				goto bad_char;
+			}
+			hi = hi * 16 + lo;
+			p += 2;
+		}
+		k[n++] = hi;
+	}
+	if (n > RSSPICK_MAX_KEY) {
+		free(k);
+		return fail(err, errlen, "malformed RSS key: longer than %u bytes",
+			    RSSPICK_MAX_KEY);
+	}
+	*key = k;
+	*len = n;
+	return 0;
+
+bad_char:
+	free(k);
+	if (*p == ':')
+		return fail(err, errlen,
+			    "malformed RSS key: empty byte at offset %zu",
+			    (size_t)(p - s));
+	return fail(err, errlen,
+		    "malformed RSS key: unexpected '%c' at offset %zu (want hex bytes like 6d:5a:56)",
+		    isprint((unsigned char)*p) ? *p : '?', (size_t)(p - s));
+}
+
+static int parse_u32(const char *s, char **end, uint32_t *v)
+{
+	unsigned long long x;
+
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	x = strtoull(s, end, 10);
+	if (errno || x > UINT32_MAX)
+		return -1;
+	*v = (uint32_t)x;
+	return 0;
+}
+
+int rss_parse_indir(const char *s, uint32_t equal_size, uint32_t **indir,
+		    uint32_t *size, char *err, size_t errlen)
+{
+	uint32_t n = 0, cap = 64, i, nq;
+	uint32_t *t;
+	char *end;
+
+	*indir = NULL;
+	*size = 0;
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!strncmp(s, "equal", 5) &&
+	    (isspace((unsigned char)s[5]) || !s[5])) {
+		s += 5;
+		while (isspace((unsigned char)*s))
+			s++;
+		if (parse_u32(s, &end, &nq) || !nq)
+			return fail(err, errlen,
+				    "malformed indirection table: \"equal\" needs a queue count >= 1");
+		while (isspace((unsigned char)*end))
+			end++;
+		if (*end)
+			return fail(err, errlen,
+				    "malformed indirection table: junk after \"equal %u\"",
+				    nq);
+		if (!equal_size || equal_size > RSSPICK_MAX_INDIR)
+			return fail(err, errlen,
+				    "indirection table size must be 1..%u",
+				    RSSPICK_MAX_INDIR);
+		t = malloc(sizeof(*t) * equal_size);
+		if (!t)
+			return fail(err, errlen, "out of memory");
+		for (i = 0; i < equal_size; i++)
+			t[i] = i % nq;
+		*indir = t;
+		*size = equal_size;
+		return 0;
+	}
+
+	t = malloc(sizeof(*t) * cap);
+	if (!t)
+		return fail(err, errlen, "out of memory");
+	while (*s) {
+		uint32_t v;
+
+		if (parse_u32(s, &end, &v)) {
+			free(t);
+			return fail(err, errlen,
+				    "malformed indirection table: bad entry at \"%.16s\" (want queue numbers, or \"equal N\")",
+				    s);
+		}
+		if (n == RSSPICK_MAX_INDIR) {
+			free(t);
+			return fail(err, errlen,
+				    "indirection table has more than %u entries",
+				    RSSPICK_MAX_INDIR);
+		}
+		if (n == cap) {
+			uint32_t *nt = realloc(t, sizeof(*t) * cap * 2);
+
+			if (!nt) {
+				free(t);
+				return fail(err, errlen, "out of memory");
+			}
+			t = nt;
+			cap *= 2;
+		}
+		t[n++] = v;
+		s = end;
+		while (isspace((unsigned char)*s))
+			s++;
+		if (*s == ',') {
+			s++;
+			while (isspace((unsigned char)*s))
+				s++;
+			if (!*s) {
+				free(t);
+				return fail(err, errlen,
+					    "malformed indirection table: trailing ','");
+			}
+		}
+	}
+	if (!n) {
+		free(t);
+		return fail(err, errlen, "indirection table is empty");
+	}
+	*indir = t;
+	*size = n;
+	return 0;
+}
+
+int rss_read_file(const char *path, char **text, char *err, size_t errlen)
+{
+	size_t n = 0, cap = 4096;
+	FILE *f;
+	char *b;
+
+	*text = NULL;
+	f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	if (!f)
+		return fail(err, errlen, "%s: %s", path, strerror(errno));
+	b = malloc(cap);
+	if (!b)
+		goto nomem;
+	for (;;) {
+		size_t r;
+
+		if (n + 1 >= cap) {
+			char *nb;
+
+			if (cap >= 64 * 1024 * 1024) {
+				free(b);
+				if (f != stdin)
+					fclose(f);
+				return fail(err, errlen, "%s: file too large",
+					    path);
+			}
+			nb = realloc(b, cap * 2);
+			if (!nb) {
+				free(b);
+				goto nomem;
+			}
+			b = nb;
+			cap *= 2;
+		}
+		r = fread(b + n, 1, cap - n - 1, f);
+		n += r;
+		if (!r)
+			break;
+	}
+	if (ferror(f)) {
+		free(b);
+		if (f != stdin)
+			fclose(f);
+		return fail(err, errlen, "%s: read error", path);
+	}
+	if (f != stdin)
+		fclose(f);
+	b[n] = '\0';
+	*text = b;
+	return 0;
+
+nomem:
+	if (f != stdin)
+		fclose(f);
+	return fail(err, errlen, "out of memory");
+}
+
+enum ex_section { EX_NONE, EX_INDIR, EX_KEY, EX_HFUNC, EX_XFRM, EX_OTHER };
+
+static bool unsupported(const char *l)
+{
+	while (isspace((unsigned char)*l))
+		l++;
+	return !strncmp(l, "Operation not supported", 23);
+}
+
+/* "    name: on" -> name and on/off.  Returns -1 if not of that shape. */
+static int parse_onoff(const char *l, char *name, size_t nlen, bool *on)
+{
+	const char *c = strrchr(l, ':');
+	size_t n;
+
+	while (isspace((unsigned char)*l))
+		l++;
+	if (!c || c == l)
+		return -1;
+	n = c - l;
+	if (n >= nlen)
+		n = nlen - 1;
+	memcpy(name, l, n);
+	name[n] = '\0';
+	c++;
+	while (isspace((unsigned char)*c))
+		c++;
+	if (!strcmp(c, "on"))
+		*on = true;
+	else if (!strcmp(c, "off"))
+		*on = false;
+	else
+		return -1;
+	return 0;
+}
+
+static const char *const hfunc_names[] = { "toeplitz", "xor", "crc32" };
+
+int rss_parse_ethtool_x(const char *text, struct rss_conf *c,
+			char *err, size_t errlen)
+{
+	enum ex_section sec = EX_NONE;
+	uint32_t cap = 0, lineno = 0;
+	bool saw_table = false, saw_any_hfunc = false;
+	const char *p = text;
+	char line[4096];
+
+	memset(c, 0, sizeof(*c));
+	snprintf(c->source, sizeof(c->source), "ethtool -x");
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		char name[32];
+		bool on;
+
+		lineno++;
+		if (n >= sizeof(line)) {
+			rss_conf_free(c);
+			return fail(err, errlen,
+				    "malformed ethtool -x output: line %u too long",
+				    lineno);
+		}
+		memcpy(line, p, n);
+		line[n] = '\0';
+		if (n && line[n - 1] == '\r')
+			line[n - 1] = '\0';
+		p = nl ? nl + 1 : p + n;
+
+		if (!strncmp(line, "RX flow hash indirection table", 30)) {
+			const char *w = strstr(line, " with ");
+			const char *f = strstr(line, " for ");
+
+			sec = EX_INDIR;
+			saw_table = true;
+			if (w)
+				c->rings = strtoul(w + 6, NULL, 10);
+			if (f && w && w > f + 5)
+				snprintf(c->ifname, sizeof(c->ifname), "%.*s",
+					 (int)(w - f - 5), f + 5);
+			continue;
+		}
+		if (!strncmp(line, "RSS hash key:", 13)) {
+			sec = EX_KEY;
+			continue;
+		}
+		if (!strncmp(line, "RSS hash function:", 18)) {
+			sec = EX_HFUNC;
+			continue;
+		}
+		if (!strncmp(line, "RSS input transformation:", 25)) {
+			sec = EX_XFRM;
+			c->xfrm_known = true;
+			continue;
+		}
+		if (!line[0])
+			continue;
+		if (!isspace((unsigned char)line[0]) &&
+		    strchr(line, ':') == line + strlen(line) - 1) {
+			/* some other "Section:" header of a newer ethtool */
+			if (!isdigit((unsigned char)line[0])) {
+				sec = EX_OTHER;
+				continue;
+			}
+		}
+
+		switch (sec) {
+		case EX_INDIR: {
+			uint32_t start, v;
+			char *e;
+			const char *q = line;
+
+			if (unsupported(line)) {
+				sec = EX_NONE;
+				break;
+			}
+			while (isspace((unsigned char)*q))
+				q++;
+			if (parse_u32(q, &e, &start) || *e != ':')
+				goto bad_line;
+			if (start != c->indir_size) {
+				uint32_t want = c->indir_size;
+
+				rss_conf_free(c);
+				return fail(err, errlen,
+					    "malformed ethtool -x output: line %u starts at slot %u, expected %u",
+					    lineno, start, want);
+			}
+			q = e + 1;
+			for (;;) {
+				while (isspace((unsigned char)*q))
+					q++;
+				if (!*q)
+					break;
+				if (parse_u32(q, &e, &v))
+					goto bad_line;
+				q = e;
+				if (c->indir_size == RSSPICK_MAX_INDIR) {
+					rss_conf_free(c);
+					return fail(err, errlen,
+						    "indirection table too large");
+				}
+				if (c->indir_size == cap) {
+					uint32_t nc = cap ? cap * 2 : 256;
+					uint32_t *ni = realloc(c->indir,
+							       sizeof(*ni) * nc);
+
+					if (!ni) {
+						rss_conf_free(c);
+						return fail(err, errlen,
+							    "out of memory");
+					}
+					c->indir = ni;
+					cap = nc;
+				}
+				c->indir[c->indir_size++] = v;
+			}
+			break;
+		}
+		case EX_KEY:
+			if (unsupported(line) || c->key) {
+				sec = EX_NONE;
+				break;
+			}
+			if (rss_parse_key(line, &c->key, &c->key_len,
+					  err, errlen)) {
+				rss_conf_free(c);
+				return -1;
+			}
+			sec = EX_NONE;
+			break;
+		case EX_HFUNC:
+			if (unsupported(line))
+				break;
+			if (parse_onoff(line, name, sizeof(name), &on))
+				goto bad_line;
+			saw_any_hfunc = true;
+			if (on) {
+				size_t i;
+
+				snprintf(c->hfunc_name, sizeof(c->hfunc_name),
+					 "%s", name);
+				for (i = 0; i < 3; i++)
+					if (!strcmp(name, hfunc_names[i]))
+						c->hfunc |= 1U << i;
+				if (!c->hfunc)
+					c->hfunc = 1U << 31; /* unknown name */
+			}
+			c->hfunc_known = true;
+			break;
+		case EX_XFRM:
+			if (unsupported(line)) {
+				c->xfrm_known = false;
+				break;
+			}
+			if (parse_onoff(line, name, sizeof(name), &on))
+				goto bad_line;
+			if (on) {
+				c->input_xfrm = 1;
+				snprintf(c->xfrm_name, sizeof(c->xfrm_name),
+					 "%s", name);
+			}
+			break;
+		case EX_NONE:
+		case EX_OTHER:
+			break;
+		}
+	}
+
+	if (!saw_table) {
+		rss_conf_free(c);
+		return fail(err, errlen,
+			    "malformed ethtool -x output: no \"RX flow hash indirection table\" line");
+	}
+	if (saw_any_hfunc && !c->hfunc)
+		snprintf(c->hfunc_name, sizeof(c->hfunc_name), "none");
+	return 0;
+
+bad_line:
+	rss_conf_free(c);
+	return fail(err, errlen, "malformed ethtool -x output at line %u: \"%.40s\"",
+		    lineno, line);
+}
+
+/* ---- netlink ---- */
+
+struct nlbuf {
+	uint8_t *b;
+	size_t len;
+	size_t cap;
+};
+
+static void *nl_put(struct nlbuf *m, size_t len)
+{
+	void *p = m->b + m->len;
+
+	if (m->len + NLMSG_ALIGN(len) > m->cap)
+		return NULL;
+	memset(p, 0, NLMSG_ALIGN(len));
+	m->len += NLMSG_ALIGN(len);
+	return p;
+}
+
+static struct nlattr *nla_put(struct nlbuf *m, uint16_t type,
+			      const void *data, size_t len)
+{
+	struct nlattr *a = nl_put(m, NLA_HDRLEN + len);
+
+	if (!a)
+		return NULL;
+	a->nla_type = type;
+	a->nla_len = NLA_HDRLEN + len;
+	if (len)
+		memcpy((uint8_t *)a + NLA_HDRLEN, data, len);
+	return a;
+}
+
+static void nl_msg_start(struct nlbuf *m, uint16_t type, uint8_t cmd,
+			 uint8_t version)
+{
+	struct nlmsghdr *nh;
+	struct genlmsghdr *gh;
+
+	m->len = 0;
+	nh = nl_put(m, NLMSG_HDRLEN);
+	nh->nlmsg_type = type;
+	nh->nlmsg_flags = NLM_F_REQUEST;
+	nh->nlmsg_seq = 1;
+	gh = nl_put(m, GENL_HDRLEN);
+	gh->cmd = cmd;
+	gh->version = version;
+}
+
+/* Send the message in @m and receive the reply into @m. */
+static int nl_transact(int fd, struct nlbuf *m, int *nlerr, char *ext,
+		       size_t extlen)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	struct nlmsghdr *nh = (struct nlmsghdr *)m->b;
+	ssize_t r;
+
+	nh->nlmsg_len = m->len;
+	*nlerr = 0;
+	if (ext && extlen)
+		ext[0] = '\0';
+	if (sendto(fd, m->b, m->len, 0, (struct sockaddr *)&sa,
+		   sizeof(sa)) < 0) {
+		*nlerr = errno;
+		return -1;
+	}
+	r = recv(fd, m->b, m->cap, MSG_TRUNC);
+	if (r < 0) {
+		*nlerr = errno;
+		return -1;
+	}
+	if ((size_t)r > m->cap) {
+		*nlerr = EMSGSIZE;
+		return -1;
+	}
+	m->len = r;
+	if (!NLMSG_OK(nh, (size_t)r)) {
+		*nlerr = EPROTO;
+		return -1;
+	}
+	if (nh->nlmsg_type == NLMSG_ERROR) {
+		struct nlmsgerr *e = NLMSG_DATA(nh);
+		size_t off;
+
+		if (nh->nlmsg_len < NLMSG_LENGTH(sizeof(*e))) {
+			*nlerr = EPROTO;
+			return -1;
+		}
+		if (!e->error) {
+			*nlerr = ENODATA;
+			return -1;
+		}
+		*nlerr = -e->error;
+		/* extended ack: NLMSGERR_ATTR_MSG (1) after the request */
+		if (!(nh->nlmsg_flags & NLM_F_ACK_TLVS) || !ext)
+			return -1;
+		off = NLMSG_HDRLEN + sizeof(*e);
+		if (!(nh->nlmsg_flags & NLM_F_CAPPED))
+			off += NLMSG_ALIGN(e->msg.nlmsg_len) - NLMSG_HDRLEN;
+		while (off + NLA_HDRLEN <= nh->nlmsg_len) {
+			struct nlattr *a = (struct nlattr *)((uint8_t *)nh +
+							     off);
+
+			if (a->nla_len < NLA_HDRLEN ||
+			    off + a->nla_len > nh->nlmsg_len)
+				break;
+			if ((a->nla_type & NLA_TYPE_MASK) == 1) {
+				snprintf(ext, extlen, "%.*s",
+					 (int)(a->nla_len - NLA_HDRLEN),
+					 (char *)a + NLA_HDRLEN);
+				break;
+			}
+			off += NLA_ALIGN(a->nla_len);
+		}
+		return -1;
+	}
+	return 0;
+}
+
+/* Walk the attributes of a generic netlink message in @msg. */
+#define for_each_attr(a, msg, len)					\
+	for (a = (struct nlattr *)((uint8_t *)(msg) + NLMSG_HDRLEN +	\
+				   GENL_HDRLEN);			\
+	     (uint8_t *)a + NLA_HDRLEN <= (uint8_t *)(msg) + (len) &&	\
+	     a->nla_len >= NLA_HDRLEN &&				\
+	     (uint8_t *)a + a->nla_len <= (uint8_t *)(msg) + (len);	\
+	     a = (struct nlattr *)((uint8_t *)a + NLA_ALIGN(a->nla_len)))
+
+static int genl_family_id(int fd, struct nlbuf *m, uint16_t *id, int *nlerr)
+{
+	const struct nlmsghdr *nh = (struct nlmsghdr *)m->b;
+	struct nlattr *a;
+
+	nl_msg_start(m, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 1);
+	nla_put(m, CTRL_ATTR_FAMILY_NAME, ETHNL_FAMILY_NAME,
+		sizeof(ETHNL_FAMILY_NAME));
+	if (nl_transact(fd, m, nlerr, NULL, 0))
+		return -1;
+	for_each_attr(a, m->b, nh->nlmsg_len) {
+		if ((a->nla_type & NLA_TYPE_MASK) == CTRL_ATTR_FAMILY_ID &&
+		    a->nla_len >= NLA_HDRLEN + 2) {
+			memcpy(id, (uint8_t *)a + NLA_HDRLEN, 2);
+			return 0;
+		}
+	}
+	*nlerr = ENOENT;
+	return -1;
+}
+
+int rss_parse_nl_reply(const void *msg, size_t len, struct rss_conf *c,
+		       char *err, size_t errlen)
+{
+	const struct nlmsghdr *nh = msg;
+	const struct genlmsghdr *gh;
+	struct nlattr *a;
+
+	memset(c, 0, sizeof(*c));
+	snprintf(c->source, sizeof(c->source), "netlink");
+	if (len < NLMSG_HDRLEN + GENL_HDRLEN || nh->nlmsg_len > len ||
+	    nh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
+		return fail(err, errlen, "malformed RSS_GET reply: truncated");
+	gh = (const struct genlmsghdr *)((const uint8_t *)msg + NLMSG_HDRLEN);
+	if (gh->cmd != ETHNL_MSG_RSS_GET)
+		return fail(err, errlen,
+			    "malformed RSS_GET reply: command %u", gh->cmd);
+
+	for_each_attr(a, msg, nh->nlmsg_len) {
+		const uint8_t *d = (const uint8_t *)a + NLA_HDRLEN;
+		size_t dl = a->nla_len - NLA_HDRLEN;
+		uint32_t v;
+
+		switch (a->nla_type & NLA_TYPE_MASK) {
+		case ETHNL_A_RSS_HFUNC:
+			if (dl != 4)
+				goto bad;
+			memcpy(&v, d, 4);
+			c->hfunc_known = true;
+			c->hfunc = v;
+			break;
+		case ETHNL_A_RSS_INPUT_XFRM:
+			if (dl != 4)
+				goto bad;
+			memcpy(&v, d, 4);
+			c->xfrm_known = true;
+			c->input_xfrm = v;
+			break;
+		case ETHNL_A_RSS_INDIR:
+			if (dl % 4 || dl / 4 > RSSPICK_MAX_INDIR || c->indir)
+				goto bad;
+			if (!dl)
+				break;
+			c->indir = malloc(dl);
+			if (!c->indir)
+				goto nomem;
+			memcpy(c->indir, d, dl);
+			c->indir_size = dl / 4;
+			break;
+		case ETHNL_A_RSS_HKEY:
+			if (dl > RSSPICK_MAX_KEY || c->key)
+				goto bad;
+			if (!dl)
+				break;
+			c->key = malloc(dl);
+			if (!c->key)
+				goto nomem;
+			memcpy(c->key, d, dl);
+			c->key_len = dl;
+			break;
+		default:
+			break;
+		}
+	}
+	if (c->hfunc_known) {
+		size_t i;
+
+		for (i = 0; i < 3; i++)
+			if (c->hfunc & (1U << i))
+				snprintf(c->hfunc_name, sizeof(c->hfunc_name),
+					 "%s", hfunc_names[i]);
+		if (!c->hfunc_name[0])
+			snprintf(c->hfunc_name, sizeof(c->hfunc_name),
+				 c->hfunc ? "unknown (0x%x)" : "none",
+				 c->hfunc);
+	}
+	if (c->input_xfrm)
+		snprintf(c->xfrm_name, sizeof(c->xfrm_name), "%s",
+			 c->input_xfrm & 1 ? "symmetric-xor" :
+			 c->input_xfrm & 2 ? "symmetric-or-xor" : "unknown");
+	return 0;
+
+bad:
+	rss_conf_free(c);
+	return fail(err, errlen, "malformed RSS_GET reply: bad attribute %u",
+		    a->nla_type & NLA_TYPE_MASK);
+nomem:
+	rss_conf_free(c);
+	return fail(err, errlen, "out of memory");
+}
+
+static int nl_read_rss(const char *ifname, uint32_t context,
+		       struct rss_conf *c, int *nlerr, char *ext,
+		       size_t extlen, char *err, size_t errlen)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	struct nlbuf m = { .cap = NL_BUF_SIZE };
+	struct nlattr *nest;
+	uint16_t fam;
+	int fd, one = 1, ret = -1;
+
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	if (fd < 0) {
+		*nlerr = errno;
+		return -1;
+	}
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		*nlerr = errno;
+		goto out;
+	}
+	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+	m.b = malloc(m.cap);
+	if (!m.b) {
+		*nlerr = ENOMEM;
+		goto out;
+	}
+	if (genl_family_id(fd, &m, &fam, nlerr))
+		goto out;
+
+	nl_msg_start(&m, fam, ETHNL_MSG_RSS_GET, ETHNL_FAMILY_VERSION);
+	nest = nla_put(&m, ETHNL_A_RSS_HEADER | NLA_F_NESTED, NULL, 0);
+	nla_put(&m, ETHNL_A_HEADER_DEV_NAME, ifname, strlen(ifname) + 1);
+	nest->nla_len = (uint8_t *)m.b + m.len - (uint8_t *)nest;
+	if (context)
+		nla_put(&m, ETHNL_A_RSS_CONTEXT, &context, sizeof(context));
+	if (nl_transact(fd, &m, nlerr, ext, extlen))
+		goto out;
+	if (rss_parse_nl_reply(m.b, m.len, c, err, errlen)) {
+		*nlerr = EPROTO;
+		ret = -2;
+		goto out;
+	}
+	ret = 0;
+out:
+	free(m.b);
+	close(fd);
+	return ret;
+}
+
+/* ---- ioctl ---- */
+
+static int ethtool_ioctl(const char *ifname, void *data)
+{
+	struct ifreq ifr;
+	int fd, ret;
+
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	ifr.ifr_data = data;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return errno;
+	ret = ioctl(fd, SIOCETHTOOL, &ifr) ? errno : 0;
+	close(fd);
+	return ret;
+}
+
+static int ioctl_read_rss(const char *ifname, uint32_t context,
+			  struct rss_conf *c)
+{
+	struct ethtool_rxfh hdr = { .cmd = ETHTOOL_GRSSH };
+	struct ethtool_rxfh *rx;
+	size_t sz;
+	int e;
+
+	hdr.rss_context = context;
+	e = ethtool_ioctl(ifname, &hdr);
+	if (e)
+		return e;
+	if (hdr.indir_size > RSSPICK_MAX_INDIR ||
+	    hdr.key_size > RSSPICK_MAX_KEY)
+		return EPROTO;
+	sz = sizeof(*rx) + hdr.indir_size * 4 + hdr.key_size;
+	rx = calloc(1, sz);
+	if (!rx)
+		return ENOMEM;
+	rx->cmd = ETHTOOL_GRSSH;
+	rx->rss_context = context;
+	rx->indir_size = hdr.indir_size;
+	rx->key_size = hdr.key_size;
+	e = ethtool_ioctl(ifname, rx);
+	if (e) {
+		free(rx);
+		return e;
+	}
+	memset(c, 0, sizeof(*c));
+	snprintf(c->source, sizeof(c->source), "ioctl");
+	if (rx->indir_size) {
+		c->indir = malloc(rx->indir_size * 4);
+		if (!c->indir)
+			goto nomem;
+		memcpy(c->indir, rx->rss_config, rx->indir_size * 4);
+		c->indir_size = rx->indir_size;
+	}
+	if (rx->key_size) {
+		c->key = malloc(rx->key_size);
+		if (!c->key)
+			goto nomem;
+		memcpy(c->key, (uint8_t *)rx->rss_config + rx->indir_size * 4,
+		       rx->key_size);
+		c->key_len = rx->key_size;
+	}
+	c->hfunc_known = true;
+	c->hfunc = rx->hfunc;
+	snprintf(c->hfunc_name, sizeof(c->hfunc_name), "%s",
+		 rx->hfunc & RSS_HFUNC_TOP ? "toeplitz" :
+		 rx->hfunc & RSS_HFUNC_XOR ? "xor" :
+		 rx->hfunc & RSS_HFUNC_CRC32 ? "crc32" :
+		 rx->hfunc ? "unknown" : "none");
+	/* Linux >= 6.8 returns input_xfrm in the first reserved byte */
+	c->input_xfrm = rx->rsvd8[0];
+	if (c->input_xfrm)
+		snprintf(c->xfrm_name, sizeof(c->xfrm_name), "%s",
+			 c->input_xfrm & 1 ? "symmetric-xor" :
+			 c->input_xfrm & 2 ? "symmetric-or-xor" : "unknown");
+	c->xfrm_known = c->input_xfrm != 0;
+	free(rx);
+	return 0;
+nomem:
+	free(rx);
+	rss_conf_free(c);
+	return ENOMEM;
+}
+
+static void ioctl_read_fields(const char *ifname, uint32_t context,
+			      int family, struct rss_conf *c)
+{
+	struct ethtool_rxnfc nfc;
+
+	memset(&nfc, 0, sizeof(nfc));
+	nfc.cmd = ETHTOOL_GRXFH;
+	nfc.flow_type = family == AF_INET6 ? UDP_V6_FLOW : UDP_V4_FLOW;
+	if (context) {
+		nfc.flow_type |= FLOW_RSS;
+		nfc.rss_context = context;
+	}
+	if (ethtool_ioctl(ifname, &nfc))
+		return;
+	c->fields_known = true;
+	c->fields = (uint32_t)nfc.data;
+}
+
+int rss_read_dev(const char *ifname, uint32_t context, int family,
+		 struct rss_conf *c, char *err, size_t errlen)
+{
+	char ext[256] = "", perr[256] = "";
+	int nlerr = 0, ioerr, r;
+
+	memset(c, 0, sizeof(*c));
+	if (!ifname[0] || strlen(ifname) >= IFNAMSIZ)
+		return fail(err, errlen, "%s: invalid interface name",
+			    ifname);
+	if (!if_nametoindex(ifname))
+		return fail(err, errlen, "%s: no such network device",
+			    ifname);
+
+	r = nl_read_rss(ifname, context, c, &nlerr, ext, sizeof(ext),
+			perr, sizeof(perr));
+	if (r == -2)
+		return fail(err, errlen, "%s: %s", ifname, perr);
+	if (r) {
+		ioerr = ioctl_read_rss(ifname, context, c);
+		if (ioerr) {
+			if (nlerr == EOPNOTSUPP && ioerr == EOPNOTSUPP &&
+			    !context && !ext[0])
+				return fail(err, errlen,
+					    "%s: device does not report its RSS configuration (driver has no get_rxfh)",
+					    ifname);
+			return fail(err, errlen,
+				    "%s: cannot read RSS configuration of context %u: %s (ioctl: %s)",
+				    ifname, context,
+				    ext[0] ? ext : strerror(nlerr),
+				    strerror(ioerr));
+		}
+	}
+	ioctl_read_fields(ifname, context, family, c);
+	if (!c->indir_size)
+		return fail(err, errlen,
+			    "%s: device reports no RSS indirection table (single queue or RSS unsupported)",
+			    ifname);
+	return 0;
+}
+
+int rss_check_conf(const struct rss_conf *c, const char *dev, int family,
+		   char *err, size_t errlen, char *warn, size_t warnlen)
+{
+	const char *flow = family == AF_INET6 ? "udp6" : "udp4";
+	const char *d = dev ? dev : "receiver";
+
+	if (warn && warnlen)
+		warn[0] = '\0';
+	if (c->hfunc_known && !(c->hfunc & RSS_HFUNC_TOP))
+		return fail(err, errlen,
+			    "%s: RSS hash function is %s, not toeplitz (ethtool -X %s hfunc toeplitz)",
+			    d, c->hfunc_name[0] ? c->hfunc_name : "unknown",
+			    d);
+	if (c->xfrm_known && c->input_xfrm)
+		return fail(err, errlen,
+			    "%s: RSS input transformation %s is on; ports are not hashed as sent (ethtool -X %s xfrm none)",
+			    d, c->xfrm_name[0] ? c->xfrm_name : "unknown", d);
+	if (c->fields_known &&
+	    (c->fields & RSS_RXH_SDFN) != RSS_RXH_SDFN)
+		return fail(err, errlen,
+			    "%s: rx-flow-hash %s does not hash all of src/dst address and ports (ethtool -N %s rx-flow-hash %s sdfn)",
+			    d, flow, d, flow);
+	/* nothing to warn about for a configuration given by hand */
+	if (!warn || !warnlen || !dev)
+		return 0;
+	if (!c->hfunc_known)
+		snprintf(warn, warnlen,
+			 "%s: hash function not reported; assuming toeplitz",
+			 d);
+	else if (!c->fields_known && strcmp(c->source, "ethtool -x"))
+		snprintf(warn, warnlen,
+			 "%s: could not read rx-flow-hash %s; assuming sdfn",
+			 d, flow);
+	return 0;
+}

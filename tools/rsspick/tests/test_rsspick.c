@@ -1,0 +1,1037 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests for the rsspick library, sources and CLI.
+ *
+ *	test_rsspick RSSPICK_BINARY DATA_DIR
+ *
+ * Prints one line per check ("ok", "FAIL" or "skip") and ends with
+ * "N passed, N failed, N skipped"; exits non-zero if any check failed.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+
+#include "rsspick.h"
+#include "rsssrc.h"
+
+static int npass, nfail, nskip;
+static const char *bin, *datadir;
+
+static void check(int ok, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void check(int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s - ", ok ? "ok" : "FAIL");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+	if (ok)
+		npass++;
+	else
+		nfail++;
+}
+
+static void skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void skip(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("skip - ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	nskip++;
+}
+
+/* ---- Microsoft "Verifying the RSS Hash Calculation" vectors ---- */
+
+static const uint8_t msft_key[40] = {
+	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2,
+	0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0,
+	0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4,
+	0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30, 0xf2, 0x0c,
+	0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
+};
+
+#define MSFT_KEY_STR "6d:5a:56:da:25:5b:0e:c2:41:67:25:3d:43:a3:8f:b0:" \
+	"d0:ca:2b:cb:ae:7b:30:b4:77:cb:2d:a3:80:30:f2:0c:6a:42:b7:3b:be:ac:01:fa"
+
+struct msft_vec {
+	const char *dst;
+	uint16_t dport;
+	const char *src;
+	uint16_t sport;
+	uint32_t h2;	/* addresses only */
+	uint32_t h4;	/* with ports */
+};
+
+/* Destination, source, "IPv4/IPv6 only" and "with TCP" columns. */
+static const struct msft_vec msft[] = {
+	{ "161.142.100.80", 1766, "66.9.149.187", 2794,
+	  0x323e8fc2, 0x51ccc178 },
+	{ "65.69.140.83", 4739, "199.92.111.2", 14230,
+	  0xd718262a, 0xc626b0ea },
+	{ "12.22.207.184", 38024, "24.19.198.95", 12898,
+	  0xd2d0a5de, 0x5c2b394a },
+	{ "209.142.163.6", 2217, "38.27.205.30", 48228,
+	  0x82989176, 0xafc7327f },
+	{ "202.188.127.2", 1303, "153.39.163.191", 44251,
+	  0x5d1809c5, 0x10e828a2 },
+	{ "3ffe:2501:200:3::1", 1766, "3ffe:2501:200:1fff::7", 2794,
+	  0x2cc18cd5, 0x40207d3d },
+	{ "ff02::1", 4739, "3ffe:501:8::260:97ff:fe40:efab", 14230,
+	  0x0f0c461c, 0xdde51bbf },
+	{ "fe80::200:f8ff:fe21:67cf", 38024,
+	  "3ffe:1900:4545:3:200:f8ff:fe21:67cf", 44251,
+	  0x4b61e985, 0x02d1feef },
+};
+
+static void make_tuple(struct rsspick_tuple *t, const char *src,
+		       const char *dst, uint16_t sport, uint16_t dport)
+{
+	memset(t, 0, sizeof(*t));
+	t->family = strchr(src, ':') ? AF_INET6 : AF_INET;
+	inet_pton(t->family, src, t->saddr);
+	inet_pton(t->family, dst, t->daddr);
+	t->sport = sport;
+	t->dport = dport;
+}
+
+static void test_msft_vectors(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(msft) / sizeof(msft[0]); i++) {
+		const struct msft_vec *v = &msft[i];
+		struct rsspick_tuple t;
+		uint32_t h2 = 0, h4 = 0;
+		int e2, e4;
+
+		make_tuple(&t, v->src, v->dst, v->sport, v->dport);
+		e2 = rsspick_hash(msft_key, sizeof(msft_key), &t, false, &h2);
+		e4 = rsspick_hash(msft_key, sizeof(msft_key), &t, true, &h4);
+		check(!e2 && h2 == v->h2,
+		      "msft vector %s -> %s 2-tuple: 0x%08x (want 0x%08x)",
+		      v->src, v->dst, h2, v->h2);
+		check(!e4 && h4 == v->h4,
+		      "msft vector %s:%u -> %s:%u 4-tuple: 0x%08x (want 0x%08x)",
+		      v->src, v->sport, v->dst, v->dport, h4, v->h4);
+	}
+}
+
+/* ---- library error cases ---- */
+
+static void test_lib_errors(void)
+{
+	uint32_t indir[4] = { 0, 1, 2, 3 }, h, q;
+	struct rsspick_rss rss = { msft_key, 40, indir, 4 };
+	uint64_t bm[RSSPICK_BITMAP_WORDS];
+	struct rsspick_tuple t4, t6;
+	struct rsspick_set *set = (void *)1;
+	uint8_t in[36] = { 0 };
+	uint16_t port;
+	int e;
+
+	make_tuple(&t4, "10.0.0.1", "10.0.0.2", 1, 2);
+	make_tuple(&t6, "2001:db8::1", "2001:db8::2", 1, 2);
+
+	check(rsspick_toeplitz(msft_key, 15, in, 12, &h) == -RSSPICK_EKEYLEN,
+	      "toeplitz: 15-byte key for 12-byte input is EKEYLEN");
+	check(rsspick_toeplitz(msft_key, 16, in, 12, &h) == 0,
+	      "toeplitz: 16-byte key for 12-byte input is accepted");
+	check(rsspick_toeplitz(NULL, 40, in, 12, &h) == -RSSPICK_EINVAL,
+	      "toeplitz: NULL key is EINVAL");
+	check(rsspick_toeplitz(msft_key, 40, in, 0, &h) == 0 && h == 0,
+	      "toeplitz: empty input hashes to 0");
+
+	rss.key_len = 39;
+	check(rsspick_check(&rss, AF_INET6) == -RSSPICK_EKEYLEN,
+	      "check: 39-byte key with IPv6 is EKEYLEN");
+	rss.key_len = 15;
+	check(rsspick_check(&rss, AF_INET) == -RSSPICK_EKEYLEN,
+	      "check: 15-byte key with IPv4 is EKEYLEN");
+	rss.key_len = 16;
+	check(rsspick_check(&rss, AF_INET) == 0,
+	      "check: 16-byte key with IPv4 is accepted");
+	rss.key_len = RSSPICK_MAX_KEY + 1;
+	check(rsspick_check(&rss, AF_INET) == -RSSPICK_EKEYLEN,
+	      "check: oversized key is EKEYLEN");
+	rss.key_len = 40;
+	check(rsspick_check(&rss, AF_UNIX) == -RSSPICK_EFAMILY,
+	      "check: AF_UNIX is EFAMILY");
+	rss.indir_size = 0;
+	check(rsspick_check(&rss, AF_INET) == -RSSPICK_EINDIR,
+	      "check: empty table is EINDIR");
+	e = rsspick_solve(&rss, &t4, 0, &set);
+	check(e == -RSSPICK_EINDIR && !set,
+	      "solve: empty table is EINDIR and clears *out");
+	rss.indir_size = RSSPICK_MAX_INDIR + 1;
+	check(rsspick_check(&rss, AF_INET) == -RSSPICK_EINDIR,
+	      "check: table above RSSPICK_MAX_INDIR is EINDIR");
+	rss.indir_size = 4;
+	rss.indir = NULL;
+	check(rsspick_check(&rss, AF_INET) == -RSSPICK_EINDIR,
+	      "check: NULL table is EINDIR");
+	rss.indir = indir;
+
+	check(rsspick_solve(&rss, &t4, 9, &set) == -RSSPICK_ENOQUEUE,
+	      "solve: queue 9 not in table is ENOQUEUE");
+	check(rsspick_brute(&rss, &t4, 9, bm, NULL) == -RSSPICK_ENOQUEUE,
+	      "brute: queue 9 not in table is ENOQUEUE");
+	rss.key_len = 39;
+	check(rsspick_solve(&rss, &t6, 0, &set) == -RSSPICK_EKEYLEN,
+	      "solve: IPv6 with 39-byte key is EKEYLEN");
+	rss.key_len = 40;
+	t4.family = 12345;
+	check(rsspick_solve(&rss, &t4, 0, &set) == -RSSPICK_EFAMILY,
+	      "solve: bad address family is EFAMILY");
+	check(rsspick_queue(&rss, &t4, &h, &q) == -RSSPICK_EFAMILY,
+	      "queue: bad address family is EFAMILY");
+	t4.family = AF_INET;
+	check(rsspick_solve(&rss, NULL, 0, &set) == -RSSPICK_EINVAL,
+	      "solve: NULL tuple is EINVAL");
+	check(rsspick_solve(NULL, &t4, 0, &set) == -RSSPICK_EINVAL,
+	      "solve: NULL config is EINVAL");
+
+	check(rsspick_solve(&rss, &t4, 2, &set) == 0 &&
+	      rsspick_set_nearest(set, 5, 10, 9, &port) == -RSSPICK_EINVAL &&
+	      rsspick_set_list(set, 10, 9, &port, 1) == 0 &&
+	      rsspick_set_count_range(set, 10, 9) == 0,
+	      "set queries: empty range lo > hi is rejected or empty");
+	rsspick_set_free(set);
+	rsspick_set_free(NULL);
+
+	check(!strcmp(rsspick_strerror(-RSSPICK_ENOQUEUE),
+		      "queue does not appear in the indirection table") &&
+	      !strcmp(rsspick_strerror(999), "unknown error") &&
+	      !strcmp(rsspick_strerror(0), "success"),
+	      "strerror: known, unknown and success codes");
+}
+
+/* ---- randomized comparison with brute force ---- */
+
+static uint64_t rng_state;
+
+static uint64_t rnd(void)
+{
+	/* xorshift64* */
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545F4914F6CDD1DULL;
+}
+
+static bool bm_get(const uint64_t *bm, uint32_t p)
+{
+	return bm[p / 64] >> (p % 64) & 1;
+}
+
+/* Compare every query of the solver against the brute-force bitmap. */
+static int compare_set(const struct rsspick_set *set, const uint64_t *ref,
+		       uint32_t ref_count, char *why, size_t wlen)
+{
+	static uint64_t got[RSSPICK_BITMAP_WORDS];
+	static uint16_t list[RSSPICK_NPORTS];
+	uint32_t p, lo, hi, n, i, want;
+	int k;
+
+	if (rsspick_set_count(set) != ref_count) {
+		snprintf(why, wlen, "count %u, brute %u",
+			 rsspick_set_count(set), ref_count);
+		return 0;
+	}
+	rsspick_set_bitmap(set, got);
+	if (memcmp(got, ref, sizeof(got))) {
+		snprintf(why, wlen, "bitmap differs");
+		return 0;
+	}
+	for (k = 0; k < 64; k++) {
+		p = rnd() & 0xffff;
+		if (rsspick_set_has(set, p) != bm_get(ref, p)) {
+			snprintf(why, wlen, "has(%u) wrong", p);
+			return 0;
+		}
+	}
+	/* full list, then random ranges with and without a limit */
+	for (k = 0; k < 6; k++) {
+		size_t max;
+
+		if (k == 0) {
+			lo = 0;
+			hi = 65535;
+		} else {
+			lo = rnd() & 0xffff;
+			hi = rnd() & 0xffff;
+			if (lo > hi) {
+				uint32_t x = lo;
+
+				lo = hi;
+				hi = x;
+			}
+		}
+		max = k < 3 ? RSSPICK_NPORTS : 1 + rnd() % 50;
+		n = rsspick_set_list(set, lo, hi, list, max);
+		want = 0;
+		for (p = lo, i = 0; p <= hi; p++) {
+			if (!bm_get(ref, p))
+				continue;
+			want++;
+			if (i < n && i < max && list[i] != p) {
+				snprintf(why, wlen,
+					 "list[%u] = %u, want %u (range %u-%u)",
+					 i, list[i], p, lo, hi);
+				return 0;
+			}
+			i++;
+		}
+		if (n != (want < max ? want : max)) {
+			snprintf(why, wlen, "list %u-%u returned %u, want %u",
+				 lo, hi, n, want);
+			return 0;
+		}
+		if (rsspick_set_count_range(set, lo, hi) != want) {
+			snprintf(why, wlen, "count_range %u-%u wrong", lo, hi);
+			return 0;
+		}
+	}
+	for (k = 0; k < 8; k++) {
+		uint16_t pref = rnd() & 0xffff, got_p = 0;
+		int32_t best = -1;
+		uint32_t d;
+		int r;
+
+		lo = k & 1 ? rnd() & 0x7fff : 0;
+		hi = k & 2 ? 0x8000 + (rnd() & 0x7fff) : 65535;
+		for (d = 0; d < 65536 && best < 0; d++) {
+			if (pref >= d && pref - d >= lo && pref - d <= hi &&
+			    bm_get(ref, pref - d))
+				best = pref - d;
+			else if (pref + d <= hi && pref + d >= lo &&
+				 bm_get(ref, pref + d))
+				best = pref + d;
+		}
+		r = rsspick_set_nearest(set, pref, lo, hi, &got_p);
+		if (best < 0 ? r != -RSSPICK_ENOENT :
+		    (r || got_p != (uint32_t)best)) {
+			snprintf(why, wlen,
+				 "nearest(%u, %u-%u) = %d/%u, want %d", pref,
+				 lo, hi, r, got_p, best);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+struct rand_case {
+	uint32_t size;
+	uint32_t nqueues;
+	int key_kind;	/* 0 random, 1 sparse (rank-deficient), 2 zero */
+};
+
+static void test_random(void)
+{
+	static const uint32_t sizes[] = {
+		1, 2, 4, 8, 16, 64, 128, 256, 512, 2048, 1U << 17,
+		3, 5, 6, 7, 12, 96, 100, 255, 1000, 3 << 10,
+	};
+	static uint64_t ref[RSSPICK_BITMAP_WORDS];
+	uint8_t key[64];
+	uint32_t *indir;
+	int c, ncases = 0;
+
+	rng_state = 0x5eed2025c0ffeeULL;
+	indir = malloc(sizeof(*indir) * (1U << 17));
+	if (!indir) {
+		check(0, "random: out of memory");
+		return;
+	}
+	for (c = 0; c < 168; c++) {
+		uint32_t size = sizes[c % (sizeof(sizes) / sizeof(sizes[0]))];
+		int key_kind = c % 12 == 5 ? 1 : c % 12 == 11 ? 2 : 0;
+		struct rsspick_rss rss;
+		struct rsspick_set_info info;
+		struct rsspick_set *set;
+		struct rsspick_tuple t;
+		uint32_t nq, i, q, ref_count;
+		size_t klen;
+		char why[128] = "";
+		int e, ok;
+
+		memset(&t, 0, sizeof(t));
+		t.family = rnd() & 1 ? AF_INET6 : AF_INET;
+		for (i = 0; i < 16; i++) {
+			t.saddr[i] = rnd();
+			t.daddr[i] = rnd();
+		}
+		t.dport = rnd();
+		klen = (t.family == AF_INET ? 16 : 40) + rnd() % 13;
+		for (i = 0; i < klen; i++) {
+			key[i] = rnd();
+			if (key_kind == 1)
+				key[i] &= rnd() & rnd() & rnd();
+			if (key_kind == 2)
+				key[i] = 0;
+		}
+		nq = 1 + rnd() % 16;
+		for (i = 0; i < size; i++)
+			indir[i] = c % 3 ? (uint32_t)(rnd() % nq) : i % nq;
+		q = indir[rnd() % size];
+		rss = (struct rsspick_rss){ key, klen, indir, size };
+
+		e = rsspick_brute(&rss, &t, q, ref, &ref_count);
+		if (e) {
+			check(0, "random #%d: brute force failed: %s", c,
+			      rsspick_strerror(e));
+			continue;
+		}
+		e = rsspick_solve(&rss, &t, q, &set);
+		if (e) {
+			check(0, "random #%d: solve failed: %s", c,
+			      rsspick_strerror(e));
+			continue;
+		}
+		rsspick_set_info(set, &info);
+		ok = compare_set(set, ref, ref_count, why, sizeof(why));
+		check(ok,
+		      "random #%d %s key %zu%s table %u (%s, rank %u) queue %u: %u ports match brute force%s%s",
+		      c, t.family == AF_INET ? "ipv4" : "ipv6", klen,
+		      key_kind == 1 ? " sparse" : key_kind == 2 ? " zero" : "",
+		      size, info.method == RSSPICK_AFFINE ? "affine" : "scan",
+		      info.rank, q, ref_count, ok ? "" : ": ", why);
+		rsspick_set_free(set);
+		ncases++;
+	}
+	free(indir);
+}
+
+/* ---- sources: key, table, ethtool -x text, netlink reply ---- */
+
+static void test_parse_key(void)
+{
+	static const struct {
+		const char *s;
+		size_t len;	/* 0: must fail */
+		const char *msg;
+	} cases[] = {
+		{ "6d:5a:56", 3, NULL },
+		{ " 6d:5A:5 \t", 3, NULL },
+		{ "6d5a56da", 4, NULL },
+		{ "", 0, "empty" },
+		{ "6d:5a:", 0, "trailing ':'" },
+		{ "6d::5a", 0, "empty byte" },
+		{ "6d:5ag", 0, "unexpected 'g'" },
+		{ "6d:5a5:56", 0, "unexpected '5'" },
+		{ "6d5a5", 0, "odd number" },
+		{ "zz", 0, "unexpected 'z'" },
+	};
+	char err[256], *big;
+	uint8_t *key;
+	size_t i, len;
+	int r;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		err[0] = '\0';
+		r = rss_parse_key(cases[i].s, &key, &len, err, sizeof(err));
+		if (cases[i].len)
+			check(!r && len == cases[i].len,
+			      "parse key \"%s\": %zu bytes", cases[i].s,
+			      cases[i].len);
+		else
+			check(r && strstr(err, cases[i].msg) &&
+			      !strchr(err, '\n'),
+			      "parse key \"%s\" fails: %s", cases[i].s, err);
+		if (!r)
+			free(key);
+	}
+	big = malloc(3 * (RSSPICK_MAX_KEY + 1) + 1);
+	for (i = 0; i <= RSSPICK_MAX_KEY; i++)
+		memcpy(big + 3 * i, "ab:", 3);
+	big[3 * (RSSPICK_MAX_KEY + 1) - 1] = '\0';
+	r = rss_parse_key(big, &key, &len, err, sizeof(err));
+	check(r && strstr(err, "longer than"), "parse key: oversized fails: %s",
+	      err);
+	free(big);
+}
+
+static void test_parse_indir(void)
+{
+	static const struct {
+		const char *s;
+		uint32_t size;	/* 0: must fail */
+		uint32_t last;
+		const char *msg;
+	} cases[] = {
+		{ "0 1 2 3", 4, 3, NULL },
+		{ "3,2, 1 ,0", 4, 0, NULL },
+		{ "equal 6", 128, 127 % 6, NULL },
+		{ "", 0, 0, "empty" },
+		{ "   ", 0, 0, "empty" },
+		{ "0 1 x", 0, 0, "bad entry" },
+		{ "0,1,", 0, 0, "trailing ','" },
+		{ "0 -1", 0, 0, "bad entry" },
+		{ "0 99999999999", 0, 0, "bad entry" },
+		{ "equal 0", 0, 0, "queue count" },
+		{ "equal", 0, 0, "queue count" },
+		{ "equal 4 5", 0, 0, "junk" },
+	};
+	uint32_t *t, n;
+	char err[256];
+	size_t i;
+	int r;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		err[0] = '\0';
+		r = rss_parse_indir(cases[i].s, 128, &t, &n, err, sizeof(err));
+		if (cases[i].size)
+			check(!r && n == cases[i].size &&
+			      t[n - 1] == cases[i].last,
+			      "parse table \"%s\": %u entries", cases[i].s,
+			      cases[i].size);
+		else
+			check(r && strstr(err, cases[i].msg),
+			      "parse table \"%s\" fails: %s", cases[i].s, err);
+		if (!r)
+			free(t);
+	}
+	r = rss_parse_indir("equal 4", 0, &t, &n, err, sizeof(err));
+	check(r && strstr(err, "size"), "parse table \"equal 4\" size 0 fails: %s",
+	      err);
+}
+
+static char *read_data(const char *name)
+{
+	char path[1024], err[256], *text = NULL;
+
+	snprintf(path, sizeof(path), "%s/%s", datadir, name);
+	if (rss_read_file(path, &text, err, sizeof(err)))
+		return NULL;
+	return text;
+}
+
+static int ethtool_conf(const char *name, struct rss_conf *c, char *err,
+			size_t errlen)
+{
+	char *text = read_data(name);
+	int r;
+
+	if (!text) {
+		snprintf(err, errlen, "cannot read %s", name);
+		return -2;
+	}
+	r = rss_parse_ethtool_x(text, c, err, errlen);
+	free(text);
+	return r;
+}
+
+static void test_ethtool_x(void)
+{
+	static const struct {
+		const char *file;
+		const char *parse_err;	/* expected parse failure */
+		const char *check_err;	/* expected precondition failure */
+	} cases[] = {
+		{ "hfunc-xor.txt", NULL, "hash function is xor, not toeplitz" },
+		{ "hfunc-crc32.txt", NULL, "hash function is crc32, not toeplitz" },
+		{ "xfrm-symxor.txt", NULL, "input transformation symmetric-xor is on" },
+		{ "malformed-gap.txt", "starts at slot 24, expected 16", NULL },
+		{ "malformed-entry.txt", "malformed ethtool -x output at line 2", NULL },
+		{ "malformed-key.txt", "unexpected 'z'", NULL },
+		{ "not-ethtool.txt", "no \"RX flow hash indirection table\"", NULL },
+	};
+	char err[512], warn[256];
+	struct rss_conf c;
+	size_t i;
+	int r;
+
+	r = ethtool_conf("toeplitz-128.txt", &c, err, sizeof(err));
+	check(!r && c.indir_size == 128 && c.indir[127] == 7 &&
+	      c.key_len == 40 && !memcmp(c.key, msft_key, 40) &&
+	      c.rings == 8 && c.hfunc_known && c.hfunc == RSS_HFUNC_TOP &&
+	      c.xfrm_known && !c.input_xfrm &&
+	      !rss_check_conf(&c, "eth0", AF_INET, err, sizeof(err), warn,
+			      sizeof(warn)),
+	      "ethtool -x toeplitz-128.txt: 128 slots, 40-byte key, toeplitz, no xfrm");
+	if (!r)
+		rss_conf_free(&c);
+
+	r = ethtool_conf("toeplitz-96-6.1.txt", &c, err, sizeof(err));
+	check(!r && c.indir_size == 96 && c.indir[95] == 5 &&
+	      c.key_len == 40 && c.hfunc == RSS_HFUNC_TOP && !c.xfrm_known,
+	      "ethtool -x toeplitz-96-6.1.txt (ethtool 6.1 layout): 96 slots, xfrm not reported");
+	if (!r)
+		rss_conf_free(&c);
+
+	r = ethtool_conf("nokey.txt", &c, err, sizeof(err));
+	check(!r && c.indir_size == 128 && !c.key,
+	      "ethtool -x nokey.txt: table parsed, key absent");
+	if (!r)
+		rss_conf_free(&c);
+
+	r = ethtool_conf("virtio-norss.txt", &c, err, sizeof(err));
+	check(!r && c.indir_size == 0 && !c.key && c.rings == 1 &&
+	      c.hfunc == RSS_HFUNC_TOP,
+	      "ethtool -x virtio-norss.txt (recorded): no table, no key");
+	if (!r)
+		rss_conf_free(&c);
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		err[0] = '\0';
+		r = ethtool_conf(cases[i].file, &c, err, sizeof(err));
+		if (cases[i].parse_err) {
+			check(r == -1 && strstr(err, cases[i].parse_err),
+			      "ethtool -x %s fails to parse: %s",
+			      cases[i].file, err);
+			continue;
+		}
+		if (r) {
+			check(0, "ethtool -x %s: %s", cases[i].file, err);
+			continue;
+		}
+		r = rss_check_conf(&c, "eth0", AF_INET, err, sizeof(err),
+				   warn, sizeof(warn));
+		check(r && strstr(err, cases[i].check_err) &&
+		      !strchr(err, '\n'),
+		      "ethtool -x %s is refused: %s", cases[i].file, err);
+		rss_conf_free(&c);
+	}
+
+	memset(&c, 0, sizeof(c));
+	c.fields_known = true;
+	c.fields = RSS_RXH_IP_SRC | RSS_RXH_IP_DST;
+	r = rss_check_conf(&c, "eth0", AF_INET6, err, sizeof(err), warn,
+			   sizeof(warn));
+	check(r && strstr(err, "rx-flow-hash udp6"),
+	      "rx-flow-hash udp6 sd (no ports) is refused: %s", err);
+	c.fields |= RSS_RXH_L4_B_0_1 | RSS_RXH_L4_B_2_3;
+	r = rss_check_conf(&c, "eth0", AF_INET6, err, sizeof(err), warn,
+			   sizeof(warn));
+	check(!r && strstr(warn, "hash function not reported"),
+	      "rx-flow-hash sdfn with unreported hfunc passes with a warning");
+}
+
+static size_t put_attr(uint8_t *b, size_t off, uint16_t type,
+		       const void *d, size_t len)
+{
+	struct nlattr a = { .nla_len = NLA_HDRLEN + len, .nla_type = type };
+
+	memcpy(b + off, &a, sizeof(a));
+	memcpy(b + off + NLA_HDRLEN, d, len);
+	return off + NLA_ALIGN(NLA_HDRLEN + len);
+}
+
+/* Build an ETHTOOL_MSG_RSS_GET reply as the kernel would send it. */
+static size_t build_reply(uint8_t *b, uint32_t hfunc, uint32_t xfrm,
+			  size_t indir_bytes)
+{
+	struct nlmsghdr nh = { .nlmsg_type = 20 };
+	struct genlmsghdr gh = { .cmd = 38, .version = 1 };
+	uint32_t indir[8] = { 0, 1, 2, 3, 0, 1, 2, 3 };
+	size_t off = NLMSG_HDRLEN + GENL_HDRLEN;
+
+	memset(b, 0, 1024);
+	off = put_attr(b, off, 3, &hfunc, 4);
+	off = put_attr(b, off, 4, indir, indir_bytes);
+	off = put_attr(b, off, 5, msft_key, 40);
+	off = put_attr(b, off, 6, &xfrm, 4);
+	nh.nlmsg_len = off;
+	memcpy(b, &nh, sizeof(nh));
+	memcpy(b + NLMSG_HDRLEN, &gh, sizeof(gh));
+	return off;
+}
+
+static void test_nl_reply(void)
+{
+	char err[512], warn[256];
+	struct rss_conf c;
+	uint8_t b[1024];
+	size_t len;
+	int r;
+
+	len = build_reply(b, RSS_HFUNC_TOP, 0, 32);
+	r = rss_parse_nl_reply(b, len, &c, err, sizeof(err));
+	check(!r && c.indir_size == 8 && c.indir[7] == 3 && c.key_len == 40 &&
+	      c.hfunc == RSS_HFUNC_TOP && c.xfrm_known && !c.input_xfrm &&
+	      !strcmp(c.hfunc_name, "toeplitz"),
+	      "netlink RSS_GET reply: table, key, toeplitz, no xfrm");
+	if (!r)
+		rss_conf_free(&c);
+
+	len = build_reply(b, RSS_HFUNC_XOR, 0, 32);
+	r = rss_parse_nl_reply(b, len, &c, err, sizeof(err));
+	r = r ? r : rss_check_conf(&c, "eth3", AF_INET, err, sizeof(err),
+				   warn, sizeof(warn));
+	check(r && strstr(err, "eth3: RSS hash function is xor, not toeplitz"),
+	      "netlink reply with hfunc xor is refused: %s", err);
+	rss_conf_free(&c);
+
+	len = build_reply(b, RSS_HFUNC_TOP, 1, 32);
+	r = rss_parse_nl_reply(b, len, &c, err, sizeof(err));
+	r = r ? r : rss_check_conf(&c, "eth3", AF_INET, err, sizeof(err),
+				   warn, sizeof(warn));
+	check(r && strstr(err, "symmetric-xor is on"),
+	      "netlink reply with input-xfrm symmetric-xor is refused: %s",
+	      err);
+	rss_conf_free(&c);
+
+	len = build_reply(b, RSS_HFUNC_TOP, 0, 30);
+	r = rss_parse_nl_reply(b, len, &c, err, sizeof(err));
+	check(r && strstr(err, "bad attribute 4"),
+	      "netlink reply with a 30-byte table is malformed: %s", err);
+
+	len = build_reply(b, RSS_HFUNC_TOP, 0, 32);
+	r = rss_parse_nl_reply(b, 10, &c, err, sizeof(err));
+	check(r && strstr(err, "truncated"),
+	      "netlink reply truncated to 10 bytes is malformed: %s", err);
+}
+
+/* ---- CLI ---- */
+
+struct run {
+	int status;
+	char out[262144];
+	char err[4096];
+};
+
+static int drain(int fd, char *buf, size_t cap)
+{
+	size_t n = 0;
+	ssize_t r;
+
+	while ((r = read(fd, buf + n, cap - 1 - n)) > 0) {
+		n += r;
+		if (n == cap - 1)
+			break;
+	}
+	buf[n] = '\0';
+	return 0;
+}
+
+/* Run the CLI; stdout and stderr go to temp files to avoid deadlock. */
+static int run_cli(struct run *r, const char *stdin_file, ...)
+{
+	char *argv[64];
+	char ofile[] = "/tmp/rsspick-test-XXXXXX";
+	char efile[] = "/tmp/rsspick-test-XXXXXX";
+	int ofd, efd, argc = 0, st;
+	va_list ap;
+	pid_t pid;
+
+	argv[argc++] = (char *)bin;
+	va_start(ap, stdin_file);
+	while (argc < 63 && (argv[argc] = va_arg(ap, char *)))
+		argc++;
+	va_end(ap);
+	argv[argc] = NULL;
+
+	ofd = mkstemp(ofile);
+	efd = mkstemp(efile);
+	if (ofd < 0 || efd < 0)
+		return -1;
+	unlink(ofile);
+	unlink(efile);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		int in = open(stdin_file ? stdin_file : "/dev/null",
+			      O_RDONLY);
+
+		dup2(in, 0);
+		dup2(ofd, 1);
+		dup2(efd, 2);
+		execv(bin, argv);
+		_exit(127);
+	}
+	waitpid(pid, &st, 0);
+	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+	lseek(ofd, 0, SEEK_SET);
+	lseek(efd, 0, SEEK_SET);
+	drain(ofd, r->out, sizeof(r->out));
+	drain(efd, r->err, sizeof(r->err));
+	close(ofd);
+	close(efd);
+	return 0;
+}
+
+static int one_line(const char *s)
+{
+	const char *nl = strchr(s, '\n');
+
+	return nl && !nl[1] && !strncmp(s, "rsspick: ", 9);
+}
+
+/* Every port printed (one per line) lands on @q; returns the count. */
+static int verify_ports(const char *out, const struct rsspick_rss *rss,
+			struct rsspick_tuple t, uint32_t q, uint32_t *first)
+{
+	const char *p = out;
+	int n = 0;
+	long prev = -1;
+
+	while (*p) {
+		char *end;
+		long v = strtol(p, &end, 10);
+		uint32_t got;
+
+		if (end == p || *end != '\n' || v <= prev || v > 65535)
+			return -1;
+		t.sport = v;
+		if (rsspick_queue(rss, &t, NULL, &got) || got != q)
+			return -1;
+		if (!n && first)
+			*first = v;
+		prev = v;
+		n++;
+		p = end + 1;
+	}
+	return n;
+}
+
+static void cli_error(const char *what, const char *needle, int status,
+		      const char *stdin_file, ...)
+{
+	static struct run r;
+	char *argv[32];
+	int argc = 0;
+	va_list ap;
+
+	va_start(ap, stdin_file);
+	while (argc < 31 && (argv[argc] = va_arg(ap, char *)))
+		argc++;
+	va_end(ap);
+	while (argc < 31)
+		argv[argc++] = NULL;
+	if (run_cli(&r, stdin_file, argv[0], argv[1], argv[2], argv[3],
+		    argv[4], argv[5], argv[6], argv[7], argv[8], argv[9],
+		    argv[10], argv[11], argv[12], argv[13], argv[14],
+		    argv[15], argv[16], NULL)) {
+		check(0, "cli %s: cannot run", what);
+		return;
+	}
+	check(r.status == status && one_line(r.err) && strstr(r.err, needle) &&
+	      !r.out[0],
+	      "cli %s: exit %d, one line: %.*s", what, r.status,
+	      (int)strcspn(r.err, "\n"), r.err);
+}
+
+static void test_cli(void)
+{
+	static struct run r;
+	uint32_t indir[128], i, first = 0;
+	struct rsspick_rss rss = { msft_key, 40, indir, 128 };
+	struct rsspick_tuple t;
+	char x128[1024], x96[1024], xxor[1024], xsym[1024], xnokey[1024];
+	char xgap[1024], xvirtio[1024], keyfile[1024], xnot[1024];
+	uint16_t near;
+	struct rsspick_set *set;
+	int n;
+
+	for (i = 0; i < 128; i++)
+		indir[i] = i % 8;
+	snprintf(x128, sizeof(x128), "%s/toeplitz-128.txt", datadir);
+	snprintf(x96, sizeof(x96), "%s/toeplitz-96-6.1.txt", datadir);
+	snprintf(xxor, sizeof(xxor), "%s/hfunc-xor.txt", datadir);
+	snprintf(xsym, sizeof(xsym), "%s/xfrm-symxor.txt", datadir);
+	snprintf(xnokey, sizeof(xnokey), "%s/nokey.txt", datadir);
+	snprintf(xgap, sizeof(xgap), "%s/malformed-gap.txt", datadir);
+	snprintf(xvirtio, sizeof(xvirtio), "%s/virtio-norss.txt", datadir);
+	snprintf(xnot, sizeof(xnot), "%s/not-ethtool.txt", datadir);
+	snprintf(keyfile, sizeof(keyfile), "%s/msft-key.txt", datadir);
+
+	run_cli(&r, NULL, "--help", NULL);
+	check(r.status == 0 && strstr(r.out, "SYNOPSIS") &&
+	      strstr(r.out, "RECEIVER PRECONDITIONS") &&
+	      strstr(r.out, "EXIT STATUS"),
+	      "cli --help: man-page sections, exit 0");
+
+	run_cli(&r, NULL, "--hash", "-k", MSFT_KEY_STR, "-i", "equal 8",
+		"-s", "66.9.149.187", "-D", "161.142.100.80", "-S", "2794",
+		"-p", "1766", NULL);
+	check(r.status == 0 &&
+	      !strcmp(r.out, "hash 0x51ccc178 index 120 queue 0\n"),
+	      "cli --hash msft IPv4 vector: %.*s", (int)strcspn(r.out, "\n"),
+	      r.out);
+
+	run_cli(&r, NULL, "--hash", "--no-ports", "-k", MSFT_KEY_STR, "-i",
+		"0", "-s", "3ffe:2501:200:1fff::7", "-D", "3ffe:2501:200:3::1",
+		"--json", NULL);
+	check(r.status == 0 && strstr(r.out, "\"hash\":\"0x2cc18cd5\""),
+	      "cli --hash --no-ports --json msft IPv6 vector");
+
+	make_tuple(&t, "192.0.2.1", "192.0.2.2", 0, 4789);
+	run_cli(&r, NULL, "-x", x128, "-s", "192.0.2.1", "-D", "192.0.2.2",
+		"-p", "4789", "-q", "3", NULL);
+	n = verify_ports(r.out, &rss, t, 3, NULL);
+	check(r.status == 0 && n == 8192,
+	      "cli -x toeplitz-128.txt queue 3: %d ports, all verified by hashing",
+	      n);
+
+	run_cli(&r, NULL, "-x", x128, "-s", "192.0.2.1", "-D", "192.0.2.2",
+		"-p", "4789", "-q", "3", "-n", "5", "-r", "32768-60999",
+		NULL);
+	n = verify_ports(r.out, &rss, t, 3, &first);
+	check(r.status == 0 && n == 5 && first >= 32768,
+	      "cli --count 5 --range 32768-60999: 5 verified ports from %u",
+	      first);
+
+	rsspick_solve(&rss, &t, 3, &set);
+	rsspick_set_nearest(set, 40000, 1, 65535, &near);
+	rsspick_set_free(set);
+	run_cli(&r, NULL, "-x", x128, "-s", "192.0.2.1", "-D", "192.0.2.2",
+		"-p", "4789", "-q", "3", "--near", "40000", NULL);
+	check(r.status == 0 && (uint32_t)atoi(r.out) == near &&
+	      verify_ports(r.out, &rss, t, 3, NULL) == 1,
+	      "cli --near 40000: %u", near);
+
+	run_cli(&r, NULL, "-x", x128, "-s", "192.0.2.1", "-D", "192.0.2.2",
+		"-p", "4789", "-q", "3", "-n", "3", "--json", NULL);
+	check(r.status == 0 && strstr(r.out, "\"method\":\"affine\"") &&
+	      strstr(r.out, "\"total\":8192") &&
+	      strstr(r.out, "\"count\":3,\"ports\":["),
+	      "cli --json: method, total in 1-65535, count and ports");
+
+	/* non-power-of-two table from stdin, key given by file */
+	for (i = 0; i < 96; i++)
+		indir[i] = i % 6;
+	rss.indir_size = 96;
+	make_tuple(&t, "2001:db8::1", "2001:db8::2", 0, 1000);
+	run_cli(&r, x96, "-x", "-", "--key-file", keyfile, "-s",
+		"2001:db8::1", "-D", "2001:db8::2", "-p", "1000", "-q", "5",
+		"-n", "100", NULL);
+	n = verify_ports(r.out, &rss, t, 5, NULL);
+	check(r.status == 0 && n == 100,
+	      "cli -x - (stdin, 96 slots) --key-file, IPv6: 100 verified ports");
+
+	for (i = 0; i < 128; i++)
+		indir[i] = i % 8;
+	rss.indir_size = 128;
+	make_tuple(&t, "10.0.0.1", "10.0.0.2", 0, 1);
+	run_cli(&r, NULL, "-x", xxor, "--force", "-s", "10.0.0.1", "-D",
+		"10.0.0.2", "-p", "1", "-q", "0", "-n", "1", NULL);
+	check(r.status == 0 && verify_ports(r.out, &rss, t, 0, NULL) == 1 &&
+	      strstr(r.err, "warning: eth0: RSS hash function is xor") &&
+	      strstr(r.err, "(--force)"),
+	      "cli --force turns the hfunc error into a warning");
+
+	/* error cases: each is one line on stderr, nothing on stdout */
+	cli_error("IPv6 with 16-byte key", "RSS key is 16 bytes; an IPv6 4-tuple needs at least 40",
+		  1, NULL, "-k", "00:11:22:33:44:55:66:77:88:99:aa:bb:cc:dd:ee:ff",
+		  "-i", "0 1", "-s", "::1", "-D", "::2", "-p", "1", "-q", "0",
+		  NULL);
+	cli_error("IPv4 with 15-byte key", "an IPv4 4-tuple needs at least 16",
+		  1, NULL, "-k", "00:11:22:33:44:55:66:77:88:99:aa:bb:cc:dd:ee",
+		  "-i", "0 1", "-s", "1.1.1.1", "-D", "2.2.2.2", "-p", "1",
+		  "-q", "0", NULL);
+	cli_error("empty table", "indirection table is empty", 1, NULL, "-k",
+		  MSFT_KEY_STR, "-i", "", "-s", "1.1.1.1", "-D", "2.2.2.2",
+		  "-p", "1", "-q", "0", NULL);
+	cli_error("queue not in table",
+		  "queue 9 does not appear in the indirection table (queues present: 0 1 2 3 4 5 6 7)",
+		  1, NULL, "-x", x128, "-s", "1.1.1.1", "-D", "2.2.2.2", "-p",
+		  "1", "-q", "9", NULL);
+	cli_error("malformed key", "malformed RSS key", 1, NULL, "-k",
+		  "6d:5a:zz", "-i", "0", "-s", "1.1.1.1", "-D", "2.2.2.2",
+		  "-p", "1", "-q", "0", NULL);
+	cli_error("malformed table", "malformed indirection table", 1, NULL,
+		  "-k", MSFT_KEY_STR, "-i", "0 1 two", "-s", "1.1.1.1", "-D",
+		  "2.2.2.2", "-p", "1", "-q", "0", NULL);
+	cli_error("recorded ethtool -x with hfunc xor",
+		  "eth0: RSS hash function is xor, not toeplitz (ethtool -X", 1,
+		  NULL, "-x", xxor, "-s", "1.1.1.1", "-D", "2.2.2.2", "-p",
+		  "1", "-q", "0", NULL);
+	cli_error("recorded ethtool -x with symmetric-xor",
+		  "input transformation symmetric-xor is on", 1, NULL, "-x",
+		  xsym, "-s", "1.1.1.1", "-D", "2.2.2.2", "-p", "1", "-q", "0",
+		  NULL);
+	cli_error("recorded ethtool -x without key", "no RSS key", 1, NULL,
+		  "-x", xnokey, "-s", "1.1.1.1", "-D", "2.2.2.2", "-p", "1",
+		  "-q", "0", NULL);
+	cli_error("malformed ethtool -x", "starts at slot 24", 1, NULL, "-x",
+		  xgap, "-s", "1.1.1.1", "-D", "2.2.2.2", "-p", "1", "-q", "0",
+		  NULL);
+	cli_error("not ethtool -x output", "no \"RX flow hash", 1, NULL,
+		  "-x", xnot, "-s", "1.1.1.1", "-D", "2.2.2.2", "-p", "1",
+		  "-q", "0", NULL);
+	cli_error("recorded virtio ethtool -x (no RSS)", "no indirection table",
+		  1, NULL, "-x", xvirtio, "-k", MSFT_KEY_STR, "-s", "1.1.1.1",
+		  "-D", "2.2.2.2", "-p", "1", "-q", "0", NULL);
+	cli_error("missing ethtool -x file", "No such file", 1, NULL, "-x",
+		  "/nonexistent/x.txt", "-s", "1.1.1.1", "-D", "2.2.2.2", "-p",
+		  "1", "-q", "0", NULL);
+	cli_error("range without matching port", "no source port in 5-5", 1,
+		  NULL, "-k", MSFT_KEY_STR, "-i", "0 1", "-s", "1.1.1.1", "-D",
+		  "2.2.2.2", "-p", "1", "-q", "0", "-r", "5-5", "-N", "5",
+		  NULL);
+	cli_error("mixed address families", "both be IPv4 or both IPv6", 2,
+		  NULL, "-k", MSFT_KEY_STR, "-i", "0", "-s", "1.1.1.1", "-D",
+		  "::2", "-p", "1", "-q", "0", NULL);
+	cli_error("bad address", "bad --saddr", 2, NULL, "-k", MSFT_KEY_STR,
+		  "-i", "0", "-s", "1.1.1", "-D", "2.2.2.2", "-p", "1", "-q",
+		  "0", NULL);
+	cli_error("bad port", "bad --dport '65536'", 2, NULL, "-k",
+		  MSFT_KEY_STR, "-i", "0", "-s", "1.1.1.1", "-D", "2.2.2.2",
+		  "-p", "65536", "-q", "0", NULL);
+	cli_error("bad range", "bad --range", 2, NULL, "-k", MSFT_KEY_STR,
+		  "-i", "0", "-s", "1.1.1.1", "-D", "2.2.2.2", "-p", "1",
+		  "-q", "0", "-r", "9-3", NULL);
+	cli_error("missing queue", "--dport and --queue are required", 2,
+		  NULL, "-k", MSFT_KEY_STR, "-i", "0", "-s", "1.1.1.1", "-D",
+		  "2.2.2.2", "-p", "1", NULL);
+	cli_error("no configuration", "no RSS configuration", 2, NULL, "-s",
+		  "1.1.1.1", "-D", "2.2.2.2", "-p", "1", "-q", "0", NULL);
+	cli_error("unknown option", "bad or incomplete option '--bogus'", 2,
+		  NULL, "--bogus", NULL);
+	cli_error("--count with --near", "mutually exclusive", 2, NULL, "-k",
+		  MSFT_KEY_STR, "-i", "0", "-s", "1.1.1.1", "-D", "2.2.2.2",
+		  "-p", "1", "-q", "0", "-n", "2", "-N", "3", NULL);
+	cli_error("--hash without ports", "--hash needs --sport and --dport",
+		  2, NULL, "--hash", "-k", MSFT_KEY_STR, "-i", "0", "-s",
+		  "1.1.1.1", "-D", "2.2.2.2", NULL);
+	cli_error("device that does not exist", "nosuchdev0: no such network device",
+		  1, NULL, "--dev", "nosuchdev0", "-s", "1.1.1.1", "-D",
+		  "2.2.2.2", "-p", "1", "-q", "0", NULL);
+	cli_error("loopback device (no RSS)", "rsspick: lo: ", 1, NULL,
+		  "--dev", "lo", "-s", "1.1.1.1", "-D", "2.2.2.2", "-p", "1",
+		  "-q", "0", NULL);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: %s RSSPICK_BINARY DATA_DIR\n", argv[0]);
+		return 2;
+	}
+	bin = argv[1];
+	datadir = argv[2];
+	if (access(bin, X_OK))
+		skip("cli binary %s not found", bin);
+
+	test_msft_vectors();
+	test_lib_errors();
+	test_parse_key();
+	test_parse_indir();
+	test_ethtool_x();
+	test_nl_reply();
+	test_random();
+	if (!access(bin, X_OK))
+		test_cli();
+
+	printf("%d passed, %d failed, %d skipped\n", npass, nfail, nskip);
+	return nfail ? 1 : 0;
+}
