@@ -1,0 +1,620 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * l4send - send IPv4/IPv6 packets of any IP protocol whose header starts
+ * with a 16-bit source port and a 16-bit destination port (Homa-like),
+ * fast: raw sockets, sendmmsg() batches, optional threads.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <linux/if_packet.h>
+#include <math.h>
+#include <net/ethernet.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common.h"
+
+#define MAX_THREADS	64
+#define MAX_BATCH	1024
+#define MAX_PORTS	(1u << 20)
+
+static const char help_text[] =
+"NAME\n"
+"    l4send - fast sender of port-addressed packets for any IP protocol\n"
+"\n"
+"SYNOPSIS\n"
+"    l4send --dst ADDR [--src ADDR] [--proto N] [--hdr-len N] [--payload N]\n"
+"           [--sport LIST] [--dport LIST] [--cycle K] [--count N]\n"
+"           [--duration SEC] [--rate PPS] [--threads N] [--batch N]\n"
+"           [--dev IFNAME] [--mode raw|packet] [--dst-mac MAC] [--json]\n"
+"           [-4|-6]\n"
+"\n"
+"DESCRIPTION\n"
+"    Sends IPv4 or IPv6 packets with IP protocol N. The IP header is built by\n"
+"    the kernel (raw socket); l4send writes the L4 part: a header of\n"
+"    --hdr-len bytes whose first four bytes are the source and destination\n"
+"    port (big-endian, so ethtool's l4data is sport<<16|dport), the rest of\n"
+"    the header zero, then --payload bytes where byte j is j & 0xff.\n"
+"    No checksum is computed. Packets go out in sendmmsg() batches.\n"
+"\n"
+"    --mode packet builds the whole frame instead (Ethernet, IPv4 header with\n"
+"    DF and a valid header checksum, or IPv6 header; TTL/hop limit 64) and\n"
+"    sends it on an AF_PACKET socket that bypasses the qdisc: faster, but it\n"
+"    needs --dev, --src and --dst-mac (no routing, no neighbour lookup).\n"
+"\n"
+"    Packet i (counting from 0) uses the port pair number i mod (S*D) of the\n"
+"    S source and D destination ports, destination port varying fastest:\n"
+"    (s0,d0) (s0,d1) ... (s0,dD-1) (s1,d0) ...\n"
+"    With --threads T, thread t sends packets t, t+T, t+2T, ...\n"
+"\n"
+"OPTIONS\n"
+"    -d, --dst ADDR      destination IPv4 or IPv6 address (required)\n"
+"    -s, --src ADDR      source address (bound; default: chosen by routing)\n"
+"    -4, -6              insist on this address family\n"
+"    -p, --proto N       IP protocol number 0-255 (default 146, Homa)\n"
+"    -H, --hdr-len N     L4 header length, 4 or more (default 28, Homa)\n"
+"    -l, --payload N     payload bytes after the header (default 0)\n"
+"    -S, --sport LIST    source ports: N, A-B or a comma list (default 32768)\n"
+"    -D, --dport LIST    destination ports, same syntax (default 4000)\n"
+"    -K, --cycle K       destination ports D..D+K-1, with a single --dport D\n"
+"    -c, --count N       packets to send in total (default 1000 unless\n"
+"                        --duration is given; both: stop at the first)\n"
+"    -t, --duration SEC  send for SEC seconds (decimal allowed)\n"
+"    -r, --rate PPS      limit to PPS packets per second in total\n"
+"    -T, --threads N     sending threads, one socket each (1-64, default 1)\n"
+"    -b, --batch N       packets per sendmmsg() call (1-1024, default 64)\n"
+"    -i, --dev IFNAME    send through this interface (SO_BINDTODEVICE)\n"
+"    -m, --mode MODE     raw (default): IP raw socket, kernel routes;\n"
+"                        packet: AF_PACKET frames on --dev, qdisc bypass\n"
+"    -M, --dst-mac MAC   destination MAC for --mode packet (aa:bb:cc:dd:ee:ff)\n"
+"    -j, --json          print the summary as one JSON object\n"
+"    -h, --help          show this text\n"
+"\n"
+"OUTPUT\n"
+"    One line: packets sent (accepted by the kernel), bytes (IP packet\n"
+"    bytes: IP header + L4 header + payload), seconds and packets/s.\n"
+"    With --json: {\"packets\":N,\"bytes\":N,\"seconds\":F,\"pps\":F,\n"
+"    \"threads\":N}. Ctrl-C stops early and still prints the summary.\n"
+"\n"
+"EXIT STATUS\n"
+"    0 sent, 1 run-time error (socket, send), 2 bad arguments.\n"
+"    Needs CAP_NET_RAW.\n"
+"\n"
+"EXAMPLES\n"
+"    l4send -d 192.0.2.2 -p 146 -D 4000 -K 16 -c 100000\n"
+"    l4send -d 2001:db8::2 -p 132 -H 12 -l 64 -S 1000-1003 -D 80,443 -t 5\n"
+"    l4send -d 192.0.2.2 -p 253 -r 10000 -t 2 --json\n"
+"    l4send -m packet -i eth1 -M 02:00:00:00:00:02 -s 192.0.2.1 -d 192.0.2.2 \\\n"
+"           -T 2 -t 5\n";
+
+struct config {
+	int family;
+	struct sockaddr_storage src, dst;
+	socklen_t alen;
+	bool have_src;
+	int proto;
+	unsigned int hdr_len, payload_len;
+	uint32_t *sports, *dports;
+	size_t nsports, ndports;
+	uint64_t count;
+	double duration, rate;
+	unsigned int threads, batch;
+	const char *dev;
+	bool json;
+	bool packet_mode;
+	uint8_t dst_mac[6];
+	bool have_mac;
+	/* --mode packet: L2 + L3 header template and link-layer address. */
+	uint8_t l23[14 + 40];
+	unsigned int l23_len;
+	struct sockaddr_ll sll;
+};
+
+struct worker {
+	const struct config *cfg;
+	pthread_t tid;
+	unsigned int index;
+	uint64_t sent;
+	double start, end;
+	int err;		/* errno of a fatal send error, or 0 */
+};
+
+static atomic_bool stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	atomic_store(&stop, true);
+}
+
+static bool parse_addr(const char *s, struct sockaddr_storage *ss, int *family)
+{
+	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)ss;
+	struct sockaddr_in *s4 = (struct sockaddr_in *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	if (inet_pton(AF_INET, s, &s4->sin_addr) == 1) {
+		s4->sin_family = AF_INET;
+		*family = AF_INET;
+		return true;
+	}
+	if (inet_pton(AF_INET6, s, &s6->sin6_addr) == 1) {
+		s6->sin6_family = AF_INET6;
+		*family = AF_INET6;
+		return true;
+	}
+	return false;
+}
+
+static void parse_args(int argc, char **argv, struct config *cfg)
+{
+	static const struct option longopts[] = {
+		{ "dst", required_argument, NULL, 'd' },
+		{ "src", required_argument, NULL, 's' },
+		{ "proto", required_argument, NULL, 'p' },
+		{ "hdr-len", required_argument, NULL, 'H' },
+		{ "payload", required_argument, NULL, 'l' },
+		{ "sport", required_argument, NULL, 'S' },
+		{ "dport", required_argument, NULL, 'D' },
+		{ "cycle", required_argument, NULL, 'K' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "duration", required_argument, NULL, 't' },
+		{ "rate", required_argument, NULL, 'r' },
+		{ "threads", required_argument, NULL, 'T' },
+		{ "batch", required_argument, NULL, 'b' },
+		{ "dev", required_argument, NULL, 'i' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "dst-mac", required_argument, NULL, 'M' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *dst = NULL, *src = NULL, *sport = "32768", *dport = "4000";
+	uint64_t v, cycle = 0;
+	bool have_count = false, have_dur = false;
+	int want_family = 0, fam, c;
+	unsigned int max_l4;
+
+	cfg->proto = 146;
+	cfg->hdr_len = 28;
+	cfg->count = 1000;
+	cfg->threads = 1;
+	cfg->batch = 64;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":46d:s:p:H:l:S:D:K:c:t:r:T:b:i:m:M:jh",
+				longopts, NULL)) != -1) {
+		switch (c) {
+		case '4':
+			want_family = AF_INET;
+			break;
+		case '6':
+			want_family = AF_INET6;
+			break;
+		case 'd':
+			dst = optarg;
+			break;
+		case 's':
+			src = optarg;
+			break;
+		case 'p':
+			if (!parse_u64(optarg, 0, 255, &v))
+				usage_err("bad --proto '%s': want 0-255", optarg);
+			cfg->proto = v;
+			break;
+		case 'H':
+			if (!parse_u64(optarg, 4, 65535, &v))
+				usage_err("bad --hdr-len '%s': want 4-65535", optarg);
+			cfg->hdr_len = v;
+			break;
+		case 'l':
+			if (!parse_u64(optarg, 0, 65535, &v))
+				usage_err("bad --payload '%s': want 0-65535", optarg);
+			cfg->payload_len = v;
+			break;
+		case 'S':
+			sport = optarg;
+			break;
+		case 'D':
+			dport = optarg;
+			break;
+		case 'K':
+			if (!parse_u64(optarg, 1, 65536, &cycle))
+				usage_err("bad --cycle '%s': want 1-65536", optarg);
+			break;
+		case 'c':
+			if (!parse_u64(optarg, 1, UINT64_MAX, &cfg->count))
+				usage_err("bad --count '%s': want a positive integer",
+					  optarg);
+			have_count = true;
+			break;
+		case 't':
+			if (!parse_double(optarg, &cfg->duration) ||
+			    cfg->duration <= 0 || cfg->duration > 1e7)
+				usage_err("bad --duration '%s': want seconds > 0",
+					  optarg);
+			have_dur = true;
+			break;
+		case 'r':
+			if (!parse_double(optarg, &cfg->rate) || cfg->rate < 1 ||
+			    cfg->rate > 1e10)
+				usage_err("bad --rate '%s': want packets/s >= 1",
+					  optarg);
+			break;
+		case 'T':
+			if (!parse_u64(optarg, 1, MAX_THREADS, &v))
+				usage_err("bad --threads '%s': want 1-%d", optarg,
+					  MAX_THREADS);
+			cfg->threads = v;
+			break;
+		case 'b':
+			if (!parse_u64(optarg, 1, MAX_BATCH, &v))
+				usage_err("bad --batch '%s': want 1-%d", optarg,
+					  MAX_BATCH);
+			cfg->batch = v;
+			break;
+		case 'i':
+			if (!*optarg || strlen(optarg) >= IFNAMSIZ)
+				usage_err("bad --dev '%s'", optarg);
+			cfg->dev = optarg;
+			break;
+		case 'm':
+			if (!strcmp(optarg, "packet"))
+				cfg->packet_mode = true;
+			else if (strcmp(optarg, "raw"))
+				usage_err("bad --mode '%s': want raw or packet",
+					  optarg);
+			break;
+		case 'M': {
+			uint8_t *m = cfg->dst_mac;
+			char end;
+
+			if (sscanf(optarg, "%2hhx:%2hhx:%2hhx:%2hhx:%2hhx:%2hhx%c",
+				   &m[0], &m[1], &m[2], &m[3], &m[4], &m[5],
+				   &end) != 6 || strlen(optarg) != 17)
+				usage_err("bad --dst-mac '%s': want aa:bb:cc:dd:ee:ff",
+					  optarg);
+			cfg->have_mac = true;
+			break;
+		}
+		case 'j':
+			cfg->json = true;
+			break;
+		case 'h':
+			fputs(help_text, stdout);
+			exit(0);
+		case ':':
+			usage_err("option '%s' needs a value", argv[optind - 1]);
+		default:
+			usage_err("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		usage_err("unexpected argument '%s'", argv[optind]);
+	if (!dst)
+		usage_err("missing --dst ADDR");
+	if (!parse_addr(dst, &cfg->dst, &cfg->family))
+		usage_err("bad --dst '%s': not an IPv4 or IPv6 address", dst);
+	if (want_family && want_family != cfg->family)
+		usage_err("--dst '%s' is not an IPv%d address", dst,
+			  want_family == AF_INET ? 4 : 6);
+	if (src) {
+		if (!parse_addr(src, &cfg->src, &fam))
+			usage_err("bad --src '%s': not an IPv4 or IPv6 address",
+				  src);
+		if (fam != cfg->family)
+			usage_err("--src '%s' and --dst '%s' differ in family",
+				  src, dst);
+		cfg->have_src = true;
+	}
+	cfg->alen = cfg->family == AF_INET ? sizeof(struct sockaddr_in) :
+					     sizeof(struct sockaddr_in6);
+	max_l4 = cfg->family == AF_INET ? 65535 - 20 : 65535;
+	if (cfg->hdr_len + cfg->payload_len > max_l4)
+		usage_err("--hdr-len + --payload = %u exceeds %u for IPv%d",
+			  cfg->hdr_len + cfg->payload_len, max_l4,
+			  cfg->family == AF_INET ? 4 : 6);
+	if (!parse_num_list(sport, 65535, MAX_PORTS, &cfg->sports,
+			    &cfg->nsports))
+		usage_err("bad --sport '%s': want N, A-B or a comma list of 0-65535",
+			  sport);
+	if (!parse_num_list(dport, 65535, MAX_PORTS, &cfg->dports,
+			    &cfg->ndports))
+		usage_err("bad --dport '%s': want N, A-B or a comma list of 0-65535",
+			  dport);
+	if (cycle) {
+		uint32_t d0 = cfg->dports[0];
+
+		if (cfg->ndports != 1)
+			usage_err("--cycle needs a single --dport value");
+		if (d0 + cycle - 1 > 65535)
+			usage_err("--dport %u with --cycle %llu runs past 65535",
+				  d0, (unsigned long long)cycle);
+		cfg->dports = realloc(cfg->dports, cycle * sizeof(uint32_t));
+		if (!cfg->dports)
+			die("out of memory");
+		for (uint64_t k = 0; k < cycle; k++)
+			cfg->dports[k] = d0 + k;
+		cfg->ndports = cycle;
+	}
+	if (cfg->packet_mode && (!cfg->dev || !cfg->have_src || !cfg->have_mac))
+		usage_err("--mode packet needs --dev, --src and --dst-mac");
+	if (!cfg->packet_mode && cfg->have_mac)
+		usage_err("--dst-mac is only for --mode packet");
+	if (have_dur && !have_count)
+		cfg->count = UINT64_MAX;
+	if (cfg->count < cfg->threads)
+		usage_err("--count %llu is smaller than --threads %u",
+			  (unsigned long long)cfg->count, cfg->threads);
+}
+
+static int open_socket(const struct config *cfg)
+{
+	int fd, sndbuf = 4 << 20, one = 1;
+
+	if (cfg->packet_mode) {
+		fd = socket(AF_PACKET, SOCK_RAW, 0);
+		if (fd < 0)
+			die("socket(AF_PACKET): %s", strerror(errno));
+		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
+		if (setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one,
+			       sizeof(one)) < 0)
+			die("PACKET_QDISC_BYPASS: %s", strerror(errno));
+		return fd;
+	}
+	fd = socket(cfg->family, SOCK_RAW, cfg->proto);
+	if (fd < 0)
+		die("socket(SOCK_RAW, %d): %s", cfg->proto, strerror(errno));
+	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
+	if (cfg->dev && setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, cfg->dev,
+				   strlen(cfg->dev)) < 0)
+		die("bind to device %s: %s", cfg->dev, strerror(errno));
+	if (cfg->have_src &&
+	    bind(fd, (const struct sockaddr *)&cfg->src, cfg->alen) < 0)
+		die("bind to source address: %s", strerror(errno));
+	return fd;
+}
+
+/* --mode packet: Ethernet + IP header template, the same for every packet. */
+static void build_frame_template(struct config *cfg)
+{
+	unsigned int l4 = cfg->hdr_len + cfg->payload_len;
+	uint8_t *h = cfg->l23, *ip = h + ETH_HLEN;
+	struct ifreq ifr = {};
+	int fd;
+
+	fd = socket(AF_PACKET, SOCK_RAW, 0);
+	if (fd < 0)
+		die("socket(AF_PACKET): %s", strerror(errno));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", cfg->dev);
+	if (ioctl(fd, SIOCGIFINDEX, &ifr) < 0)
+		die("device %s: %s", cfg->dev, strerror(errno));
+	cfg->sll.sll_family = AF_PACKET;
+	cfg->sll.sll_ifindex = ifr.ifr_ifindex;
+	if (ioctl(fd, SIOCGIFHWADDR, &ifr) < 0)
+		die("device %s: %s", cfg->dev, strerror(errno));
+	if (ifr.ifr_hwaddr.sa_family != 1 /* ARPHRD_ETHER */)
+		die("device %s is not an Ethernet device", cfg->dev);
+	close(fd);
+
+	memcpy(h, cfg->dst_mac, 6);
+	memcpy(h + 6, ifr.ifr_hwaddr.sa_data, 6);
+	if (cfg->family == AF_INET) {
+		struct sockaddr_in *s4 = (struct sockaddr_in *)&cfg->src;
+		struct sockaddr_in *d4 = (struct sockaddr_in *)&cfg->dst;
+		uint32_t sum = 0;
+
+		cfg->sll.sll_protocol = htons(ETH_P_IP);
+		h[12] = 0x08;
+		h[13] = 0x00;
+		ip[0] = 0x45;
+		ip[2] = (20 + l4) >> 8;
+		ip[3] = (20 + l4) & 0xff;
+		ip[6] = 0x40;		/* DF, no fragments */
+		ip[8] = 64;
+		ip[9] = cfg->proto;
+		memcpy(ip + 12, &s4->sin_addr, 4);
+		memcpy(ip + 16, &d4->sin_addr, 4);
+		for (int k = 0; k < 20; k += 2)
+			sum += ip[k] << 8 | ip[k + 1];
+		while (sum >> 16)
+			sum = (sum & 0xffff) + (sum >> 16);
+		sum = ~sum & 0xffff;
+		ip[10] = sum >> 8;
+		ip[11] = sum & 0xff;
+		cfg->l23_len = ETH_HLEN + 20;
+	} else {
+		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&cfg->src;
+		struct sockaddr_in6 *d6 = (struct sockaddr_in6 *)&cfg->dst;
+
+		cfg->sll.sll_protocol = htons(ETH_P_IPV6);
+		h[12] = 0x86;
+		h[13] = 0xdd;
+		ip[0] = 0x60;
+		ip[4] = l4 >> 8;
+		ip[5] = l4 & 0xff;
+		ip[6] = cfg->proto;
+		ip[7] = 64;
+		memcpy(ip + 8, &s6->sin6_addr, 16);
+		memcpy(ip + 24, &d6->sin6_addr, 16);
+		cfg->l23_len = ETH_HLEN + 40;
+	}
+}
+
+static void sleep_until(double t)
+{
+	struct timespec ts;
+	double d = t - now_mono();
+
+	if (d <= 0)
+		return;
+	ts.tv_sec = (time_t)d;
+	ts.tv_nsec = (long)((d - ts.tv_sec) * 1e9);
+	nanosleep(&ts, NULL);
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	const struct config *cfg = w->cfg;
+	unsigned int off = cfg->l23_len;
+	unsigned int len = off + cfg->hdr_len + cfg->payload_len;
+	unsigned int batch = cfg->batch, T = cfg->threads;
+	uint64_t pairs = (uint64_t)cfg->nsports * cfg->ndports;
+	/* Packets this thread sends: indices index, index + T, ... < count. */
+	uint64_t mine = (cfg->count - w->index + T - 1) / T;
+	double rate = cfg->rate / T, deadline = 0;
+	struct mmsghdr *msgs;
+	struct iovec *iov;
+	uint8_t *bufs;
+	int fd;
+
+	if (rate > 0 && rate / 1000 < batch)
+		batch = rate / 1000 < 1 ? 1 : rate / 1000;
+	fd = open_socket(cfg);
+	msgs = calloc(batch, sizeof(*msgs));
+	iov = calloc(batch, sizeof(*iov));
+	bufs = calloc(batch, len);
+	if (!msgs || !iov || !bufs)
+		die("out of memory");
+	for (unsigned int k = 0; k < batch; k++) {
+		uint8_t *b = bufs + (size_t)k * len;
+
+		memcpy(b, cfg->l23, off);
+		for (unsigned int j = 0; j < cfg->payload_len; j++)
+			b[off + cfg->hdr_len + j] = j & 0xff;
+		iov[k].iov_base = b;
+		iov[k].iov_len = len;
+		if (cfg->packet_mode) {
+			msgs[k].msg_hdr.msg_name = (void *)&cfg->sll;
+			msgs[k].msg_hdr.msg_namelen = sizeof(cfg->sll);
+		} else {
+			msgs[k].msg_hdr.msg_name = (void *)&cfg->dst;
+			msgs[k].msg_hdr.msg_namelen = cfg->alen;
+		}
+		msgs[k].msg_hdr.msg_iov = &iov[k];
+		msgs[k].msg_hdr.msg_iovlen = 1;
+	}
+
+	w->start = now_mono();
+	if (cfg->duration > 0)
+		deadline = w->start + cfg->duration;
+	while (w->sent < mine && !atomic_load_explicit(&stop,
+						       memory_order_relaxed)) {
+		unsigned int n = batch, done = 0;
+
+		if (mine - w->sent < n)
+			n = mine - w->sent;
+		for (unsigned int k = 0; k < n; k++) {
+			uint64_t i = w->index + (w->sent + k) * T;
+			uint64_t pair = i % pairs;
+			uint16_t sp = cfg->sports[pair / cfg->ndports];
+			uint16_t dp = cfg->dports[pair % cfg->ndports];
+			uint8_t *b = (uint8_t *)iov[k].iov_base + off;
+
+			b[0] = sp >> 8;
+			b[1] = sp & 0xff;
+			b[2] = dp >> 8;
+			b[3] = dp & 0xff;
+		}
+		if (rate > 0)
+			sleep_until(w->start + w->sent / rate);
+		while (done < n) {
+			int r = sendmmsg(fd, msgs + done, n - done, 0);
+
+			if (r < 0) {
+				if (errno == EINTR || errno == ENOBUFS ||
+				    errno == EAGAIN)
+					continue;
+				w->err = errno;
+				goto out;
+			}
+			done += r;
+		}
+		w->sent += n;
+		if (deadline && now_mono() >= deadline)
+			break;
+	}
+out:
+	w->end = now_mono();
+	close(fd);
+	free(bufs);
+	free(iov);
+	free(msgs);
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	struct worker workers[MAX_THREADS] = {};
+	struct config cfg = {};
+	uint64_t packets = 0, bytes;
+	double start = 0, end = 0, secs, pps;
+	struct sigaction sa = {};
+	int err = 0;
+
+	prog = "l4send";
+	parse_args(argc, argv, &cfg);
+
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	if (cfg.packet_mode)
+		build_frame_template(&cfg);
+	/* Fail early and clearly (e.g. no CAP_NET_RAW) before any thread. */
+	close(open_socket(&cfg));
+
+	for (unsigned int t = 0; t < cfg.threads; t++) {
+		workers[t].cfg = &cfg;
+		workers[t].index = t;
+		if (cfg.threads == 1) {
+			worker_main(&workers[t]);
+			continue;
+		}
+		errno = pthread_create(&workers[t].tid, NULL, worker_main,
+				       &workers[t]);
+		if (errno)
+			die("pthread_create: %s", strerror(errno));
+	}
+	for (unsigned int t = 0; t < cfg.threads; t++) {
+		struct worker *w = &workers[t];
+
+		if (cfg.threads > 1)
+			pthread_join(w->tid, NULL);
+		packets += w->sent;
+		if (!t || w->start < start)
+			start = w->start;
+		if (w->end > end)
+			end = w->end;
+		if (w->err)
+			err = w->err;
+	}
+	bytes = packets * ((cfg.family == AF_INET ? 20 : 40) + cfg.hdr_len +
+			   cfg.payload_len);
+	secs = end - start;
+	pps = secs > 0 ? packets / secs : 0;
+	if (cfg.json)
+		printf("{\"packets\":%llu,\"bytes\":%llu,\"seconds\":%.6f,\"pps\":%.1f,\"threads\":%u}\n",
+		       (unsigned long long)packets, (unsigned long long)bytes,
+		       secs, pps, cfg.threads);
+	else
+		printf("sent %llu packets, %llu bytes in %.6f s: %.0f packets/s\n",
+		       (unsigned long long)packets, (unsigned long long)bytes,
+		       secs, pps);
+	if (err)
+		die("sendmmsg: %s", strerror(err));
+	return 0;
+}

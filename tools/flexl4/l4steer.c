@@ -1,0 +1,836 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * l4steer - install, list and remove ethtool ntuple rules that spread an
+ * IP protocol over RX queues by the port bits in its first four bytes
+ * (ethtool "l4data"), and pin the queues' IRQs to chosen cores.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common.h"
+
+#define MAX_RULES	1024
+#define MAX_MAPS	256
+
+static const char help_text[] =
+"NAME\n"
+"    l4steer - steer an IP protocol to RX queues by its port bits\n"
+"\n"
+"SYNOPSIS\n"
+"    l4steer buckets DEV -p PROTO -f sport|dport -b N [-q QUEUES] [-c CORES]\n"
+"                    [-4] [-6] [-n] [-s STATE]\n"
+"    l4steer range DEV -p PROTO -f sport|dport -m LO-HI:QUEUE [-m ...]\n"
+"                    [-4] [-6] [-n] [-s STATE]\n"
+"    l4steer list DEV [-s STATE]\n"
+"    l4steer remove DEV [-n] [-s STATE]\n"
+"\n"
+"DESCRIPTION\n"
+"    Rules have the form\n"
+"        ethtool -N DEV flow-type ip4|ip6 l4proto P l4data V m M action Q\n"
+"    where l4data is the first four bytes after the IP header read\n"
+"    big-endian, sport<<16|dport for port-style headers (Homa 146, SCTP\n"
+"    132), and M has 1 for every bit to ignore.\n"
+"\n"
+"    buckets  N (a power of two) buckets on the low log2(N) bits of the\n"
+"             chosen port: bucket k -> the k-th queue of QUEUES (default\n"
+"             0..N-1). With -c, the IRQ of each queue (mlx5_comp<Q>@pci:<BDF>\n"
+"             in /proc/interrupts) is pinned to the matching core through\n"
+"             /proc/irq/<IRQ>/smp_affinity_list.\n"
+"    range    each port range LO-HI goes to QUEUE, with the fewest prefix\n"
+"             rules: the range is cut into aligned power-of-two blocks (at\n"
+"             most 30 for a 16-bit port), one masked rule each.\n"
+"    list     show what l4steer installed on DEV (from the state file).\n"
+"    remove   delete exactly the rules l4steer installed, restore the IRQ\n"
+"             affinities it changed, turn ntuple off again if it turned it\n"
+"             on, then delete the state file.\n"
+"\n"
+"    Before anything else, buckets and range read 'ethtool -k DEV': they\n"
+"    refuse a device whose ntuple-filters is 'off [fixed]' or missing, and\n"
+"    turn it on ('ethtool -K DEV ntuple on') when it is merely off.\n"
+"    Install stops at the first failure and undoes what it did. Rule IDs\n"
+"    are the ones ethtool reports ('Added rule with ID N').\n"
+"\n"
+"OPTIONS\n"
+"    -p, --proto N        IP protocol number 0-255\n"
+"    -f, --field F        sport or dport: which port the buckets/ranges use\n"
+"    -b, --buckets N      number of buckets: 1, 2, 4, ... 1024\n"
+"    -q, --queues LIST    queues for buckets 0..N-1 (N entries; 3,5,8-13)\n"
+"    -c, --cores LIST     cores for those queues' IRQs (N entries)\n"
+"    -m, --map LO-HI:Q    range: ports LO..HI to queue Q (repeatable;\n"
+"                         ranges must not overlap)\n"
+"    -4, -6               only ip4 or only ip6 rules (default: both)\n"
+"    -n, --dry-run        print the exact commands, change nothing\n"
+"    -s, --state FILE     state file (default $L4STEER_STATE_DIR/DEV.state,\n"
+"                         directory default /run/l4steer)\n"
+"    -h, --help           show this text\n"
+"\n"
+"ENVIRONMENT\n"
+"    ETHTOOL        ethtool command to run (default: ethtool from PATH)\n"
+"    L4STEER_PROC   where /proc is (default /proc; for tests)\n"
+"    L4STEER_SYS    where /sys is (default /sys; for tests)\n"
+"\n"
+"EXIT STATUS\n"
+"    0 done, 1 refused or failed (no ntuple support, ethtool error, already\n"
+"    installed, nothing to remove), 2 bad arguments.\n"
+"\n"
+"NOTES\n"
+"    irqbalance may move IRQs back: stop it or ban these IRQs.\n"
+"\n"
+"EXAMPLES\n"
+"    # Homa by destination port low nibble: 16 buckets, queue k on core k\n"
+"    l4steer buckets eth0 -p 146 -f dport -b 16 -c 0-15 --dry-run\n"
+"    l4steer range eth0 -p 132 -f dport -m 1000-1999:2 -m 2000-2999:3\n"
+"    l4steer list eth0\n"
+"    l4steer remove eth0\n";
+
+enum cmd { CMD_BUCKETS, CMD_RANGE, CMD_LIST, CMD_REMOVE };
+
+struct rule {
+	int family;		/* 4 or 6 */
+	uint32_t data, mask;	/* mask: 1 = ignore, as ethtool takes it */
+	uint32_t queue;
+	long id;		/* ethtool's rule ID once installed */
+};
+
+struct irq {
+	unsigned int irq, queue, core;
+	char old[256];		/* previous smp_affinity_list */
+};
+
+struct plan {
+	const char *dev;
+	int proto;
+	bool dport, fam4, fam6, dry_run;
+	struct rule rules[MAX_RULES];
+	size_t nrules;
+	struct irq irqs[MAX_RULES];
+	size_t nirqs;
+	bool ntuple_on;		/* we turn (turned) ntuple on */
+	char state[PATH_MAX];
+};
+
+static const char *ethtool_cmd(void)
+{
+	const char *e = getenv("ETHTOOL");
+
+	return e && *e ? e : "ethtool";
+}
+
+static const char *root_dir(const char *var, const char *def)
+{
+	const char *e = getenv(var);
+
+	return e && *e ? e : def;
+}
+
+/*
+ * Run argv, capturing up to len-1 bytes of stdout into out (stderr
+ * passes through). Returns the exit status, or -1 if it could not run.
+ */
+static int run(char *const argv[], char *out, size_t len)
+{
+	int pfd[2], status;
+	size_t got = 0;
+	ssize_t n;
+	pid_t pid;
+
+	fflush(stdout);
+	if (pipe(pfd) < 0)
+		die("pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (pid == 0) {
+		dup2(pfd[1], 1);
+		close(pfd[0]);
+		close(pfd[1]);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(pfd[1]);
+	while ((n = read(pfd[0], out + got, len - 1 - got)) > 0 ||
+	       (n < 0 && errno == EINTR))
+		if (n > 0)
+			got += n;
+	out[got] = '\0';
+	close(pfd[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			die("waitpid: %s", strerror(errno));
+	if (!WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status) == 127 ? -1 : WEXITSTATUS(status);
+}
+
+/* Read "ntuple-filters:" from ethtool -k; refuse if fixed off or absent. */
+static void check_ntuple(struct plan *p)
+{
+	char *argv[] = { (char *)ethtool_cmd(), "-k", (char *)p->dev, NULL };
+	static char out[65536];
+	char *line, val[64] = "";
+	int rc;
+
+	rc = run(argv, out, sizeof(out));
+	if (rc < 0)
+		die("cannot run '%s' (install the ethtool package)", argv[0]);
+	if (rc)
+		die("'%s -k %s' failed (exit %d)", argv[0], p->dev, rc);
+	line = strstr(out, "ntuple-filters:");
+	if (!line)
+		die("%s does not support ntuple filters (no ntuple-filters in 'ethtool -k %s'); refusing",
+		    p->dev, p->dev);
+	if (sscanf(line + strlen("ntuple-filters:"), " %63[^\n]", val) != 1)
+		val[0] = '\0';
+	if (strstr(val, "[fixed]") && strncmp(val, "on", 2))
+		die("%s does not support ntuple filters (ntuple-filters: %s); refusing",
+		    p->dev, val);
+	if (strncmp(val, "on", 2) && strncmp(val, "off", 3))
+		die("cannot read ntuple-filters state of %s ('%s'); refusing",
+		    p->dev, val);
+	p->ntuple_on = !strncmp(val, "off", 3);
+}
+
+static void default_state_path(struct plan *p)
+{
+	snprintf(p->state, sizeof(p->state), "%s/%s.state",
+		 root_dir("L4STEER_STATE_DIR", "/run/l4steer"), p->dev);
+}
+
+/* ---- building the rules --------------------------------------------- */
+
+static void add_rule(struct plan *p, uint32_t port, uint32_t ignore,
+		     uint32_t queue)
+{
+	static const int fams[2] = { 4, 6 };
+
+	for (int k = 0; k < 2; k++) {
+		struct rule *r;
+
+		if ((k == 0 && !p->fam4) || (k == 1 && !p->fam6))
+			continue;
+		if (p->nrules == MAX_RULES)
+			usage_err("more than %d rules", MAX_RULES);
+		r = &p->rules[p->nrules++];
+		r->family = fams[k];
+		r->queue = queue;
+		r->id = -1;
+		if (p->dport) {
+			r->data = port;
+			r->mask = 0xffff0000u | ignore;
+		} else {
+			r->data = port << 16;
+			r->mask = 0x0000ffffu | ignore << 16;
+		}
+	}
+}
+
+/*
+ * Cover [lo, hi] with the fewest aligned power-of-two blocks: at each
+ * step take the largest block that starts at lo and stays within hi.
+ * Blocks are emitted in port order; the caller sorts rules by family.
+ */
+static size_t add_range(struct plan *p, uint32_t lo, uint32_t hi,
+			uint32_t queue)
+{
+	size_t n = 0;
+
+	while (lo <= hi) {
+		uint32_t size = 1;
+
+		while (!(lo & size) && size < 0x10000 &&
+		       lo + 2 * size - 1 <= hi)
+			size <<= 1;
+		add_rule(p, lo, size - 1, queue);
+		n++;
+		lo += size;
+	}
+	return n;
+}
+
+/* Rules were added family-interleaved; emit all ip4 rules, then ip6. */
+static void sort_by_family(struct plan *p)
+{
+	static struct rule tmp[MAX_RULES];
+	size_t n = 0;
+
+	for (int fam = 4; fam <= 6; fam += 2)
+		for (size_t k = 0; k < p->nrules; k++)
+			if (p->rules[k].family == fam)
+				tmp[n++] = p->rules[k];
+	memcpy(p->rules, tmp, n * sizeof(*tmp));
+}
+
+/* Find the IRQ of queue q: "mlx5_comp<q>@pci:<bdf>" in /proc/interrupts. */
+static unsigned int queue_irq(const struct plan *p, const char *bdf,
+			      unsigned int q)
+{
+	char path[PATH_MAX], line[4096], want[128];
+	unsigned int irq;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/interrupts",
+		 root_dir("L4STEER_PROC", "/proc"));
+	snprintf(want, sizeof(want), "mlx5_comp%u@pci:%s", q, bdf);
+	f = fopen(path, "r");
+	if (!f)
+		die("%s: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		char *name;
+
+		line[strcspn(line, "\n")] = '\0';
+		while (*line && line[strlen(line) - 1] == ' ')
+			line[strlen(line) - 1] = '\0';
+		name = strrchr(line, ' ');
+		if (name && !strcmp(name + 1, want) &&
+		    sscanf(line, " %u:", &irq) == 1) {
+			fclose(f);
+			return irq;
+		}
+	}
+	fclose(f);
+	die("no IRQ named %s in %s (queue %u of %s)", want, path, q, p->dev);
+}
+
+static void plan_irqs(struct plan *p, const uint32_t *queues,
+		      const uint32_t *cores, size_t n)
+{
+	char link[PATH_MAX], target[PATH_MAX];
+	const char *bdf;
+	ssize_t len;
+
+	snprintf(link, sizeof(link), "%s/class/net/%s/device",
+		 root_dir("L4STEER_SYS", "/sys"), p->dev);
+	len = readlink(link, target, sizeof(target) - 1);
+	if (len < 0)
+		die("%s is not a PCI device (%s: %s); cannot find its queue IRQs",
+		    p->dev, link, strerror(errno));
+	target[len] = '\0';
+	bdf = basename(target);
+	for (size_t k = 0; k < n; k++) {
+		bool seen = false;
+
+		for (size_t j = 0; j < p->nirqs; j++)
+			if (p->irqs[j].queue == queues[k])
+				seen = true;
+		if (seen)
+			continue;
+		p->irqs[p->nirqs].queue = queues[k];
+		p->irqs[p->nirqs].core = cores[k];
+		p->irqs[p->nirqs].irq = queue_irq(p, bdf, queues[k]);
+		p->nirqs++;
+	}
+}
+
+/* ---- commands ------------------------------------------------------- */
+
+static void rule_args(const struct plan *p, const struct rule *r,
+		      char *buf, size_t len)
+{
+	snprintf(buf, len,
+		 "flow-type ip%d l4proto %d l4data 0x%x m 0x%08x action %u",
+		 r->family, p->proto, r->data, r->mask, r->queue);
+}
+
+static void irq_path(unsigned int irq, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/irq/%u/smp_affinity_list",
+		 root_dir("L4STEER_PROC", "/proc"), irq);
+}
+
+/* Run "ethtool ARGS" where ARGS is a space-separated string. */
+static int ethtool(const char *args, char *out, size_t len)
+{
+	char buf[512], *argv[32], *tok, *save;
+	int n = 0;
+
+	argv[n++] = (char *)ethtool_cmd();
+	snprintf(buf, sizeof(buf), "%s", args);
+	for (tok = strtok_r(buf, " ", &save); tok && n < 31;
+	     tok = strtok_r(NULL, " ", &save))
+		argv[n++] = tok;
+	argv[n] = NULL;
+	return run(argv, out, len);
+}
+
+static bool write_file(const char *path, const char *val)
+{
+	FILE *f = fopen(path, "w");
+	bool ok;
+
+	if (!f) {
+		warnx("%s: %s", path, strerror(errno));
+		return false;
+	}
+	ok = fprintf(f, "%s\n", val) > 0;
+	ok = !fclose(f) && ok;
+	if (!ok)
+		warnx("writing %s to %s: %s", val, path, strerror(errno));
+	return ok;
+}
+
+static bool read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	bool ok;
+
+	if (!f)
+		return false;
+	ok = fgets(buf, len, f) != NULL;
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return ok;
+}
+
+static void save_state(const struct plan *p)
+{
+	char tmp[PATH_MAX + 8], args[256];
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", p->state);
+	f = fopen(tmp, "w");
+	if (!f)
+		die("%s: %s", tmp, strerror(errno));
+	fprintf(f, "# l4steer state: what 'l4steer remove %s' undoes\n",
+		p->dev);
+	fprintf(f, "dev %s\nproto %d\n", p->dev, p->proto);
+	if (p->ntuple_on)
+		fprintf(f, "ntuple-enabled\n");
+	for (size_t k = 0; k < p->nrules; k++) {
+		if (p->rules[k].id < 0)
+			continue;
+		rule_args(p, &p->rules[k], args, sizeof(args));
+		fprintf(f, "rule %ld %s\n", p->rules[k].id, args);
+	}
+	for (size_t k = 0; k < p->nirqs; k++)
+		if (p->irqs[k].old[0])
+			fprintf(f, "irq %u queue %u core %u old %s\n",
+				p->irqs[k].irq, p->irqs[k].queue,
+				p->irqs[k].core, p->irqs[k].old);
+	if (fclose(f) || rename(tmp, p->state))
+		die("%s: %s", p->state, strerror(errno));
+}
+
+static void load_state(struct plan *p)
+{
+	char line[512], dev[64];
+	FILE *f = fopen(p->state, "r");
+	int lineno = 0, used;
+
+	if (!f)
+		die("nothing installed by l4steer on %s (%s: %s)", p->dev,
+		    p->state, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		struct rule *r = &p->rules[p->nrules];
+		struct irq *q = &p->irqs[p->nirqs];
+		long id;
+
+		lineno++;
+		line[strcspn(line, "\n")] = '\0';
+		if (!line[0] || line[0] == '#')
+			continue;
+		if (sscanf(line, "dev %63s", dev) == 1) {
+			if (strcmp(dev, p->dev))
+				die("%s:%d: state is for %s, not %s", p->state,
+				    lineno, dev, p->dev);
+		} else if (sscanf(line, "proto %d", &p->proto) == 1) {
+		} else if (!strcmp(line, "ntuple-enabled")) {
+			p->ntuple_on = true;
+		} else if (p->nrules < MAX_RULES &&
+			   sscanf(line, "rule %ld flow-type ip%d l4proto %*d l4data %x m %x action %u%n",
+				  &id, &r->family, &r->data, &r->mask,
+				  &r->queue, &used) == 5 && !line[used]) {
+			r->id = id;
+			p->nrules++;
+		} else if (p->nirqs < MAX_RULES &&
+			   sscanf(line, "irq %u queue %u core %u old %255s",
+				  &q->irq, &q->queue, &q->core, q->old) == 4) {
+			p->nirqs++;
+		} else {
+			die("%s:%d: cannot parse '%s'", p->state, lineno, line);
+		}
+	}
+	fclose(f);
+}
+
+/* Undo everything in p (IRQs, rules newest first, ntuple). */
+static int undo(struct plan *p)
+{
+	char args[512], out[4096], path[PATH_MAX];
+	int failed = 0;
+
+	for (size_t k = p->nirqs; k-- > 0;) {
+		struct irq *q = &p->irqs[k];
+
+		if (!q->old[0])
+			continue;
+		irq_path(q->irq, path, sizeof(path));
+		if (p->dry_run)
+			printf("echo %s > %s\n", q->old, path);
+		else if (!write_file(path, q->old))
+			failed++;
+	}
+	for (size_t k = p->nrules; k-- > 0;) {
+		if (p->rules[k].id < 0)
+			continue;
+		snprintf(args, sizeof(args), "-N %s delete %ld", p->dev,
+			 p->rules[k].id);
+		if (p->dry_run) {
+			printf("%s %s\n", ethtool_cmd(), args);
+		} else if (ethtool(args, out, sizeof(out))) {
+			warnx("'ethtool %s' failed", args);
+			failed++;
+		}
+	}
+	if (p->ntuple_on) {
+		snprintf(args, sizeof(args), "-K %s ntuple off", p->dev);
+		if (p->dry_run) {
+			printf("%s %s\n", ethtool_cmd(), args);
+		} else if (ethtool(args, out, sizeof(out))) {
+			warnx("'ethtool %s' failed", args);
+			failed++;
+		}
+	}
+	return failed;
+}
+
+static void install(struct plan *p)
+{
+	char args[512], out[4096], path[PATH_MAX], cpu[16], *dir;
+	struct stat st;
+	bool enable = p->ntuple_on;
+
+	if (p->dry_run) {
+		if (enable)
+			printf("%s -K %s ntuple on\n", ethtool_cmd(), p->dev);
+		for (size_t k = 0; k < p->nrules; k++) {
+			rule_args(p, &p->rules[k], args, sizeof(args));
+			printf("%s -N %s %s\n", ethtool_cmd(), p->dev, args);
+		}
+		for (size_t k = 0; k < p->nirqs; k++) {
+			irq_path(p->irqs[k].irq, path, sizeof(path));
+			printf("echo %u > %s\n", p->irqs[k].core, path);
+		}
+		return;
+	}
+	if (!stat(p->state, &st))
+		die("l4steer rules are already installed on %s (%s); run 'l4steer remove %s' first",
+		    p->dev, p->state, p->dev);
+	snprintf(path, sizeof(path), "%s", p->state);
+	dir = dirname(path);
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+		die("%s: %s", dir, strerror(errno));
+
+	p->ntuple_on = false;
+	save_state(p);
+	if (enable) {
+		snprintf(args, sizeof(args), "-K %s ntuple on", p->dev);
+		if (ethtool(args, out, sizeof(out)))
+			goto fail;
+		p->ntuple_on = true;
+		save_state(p);
+	}
+	for (size_t k = 0; k < p->nrules; k++) {
+		struct rule *r = &p->rules[k];
+		char spec[256], *s;
+
+		rule_args(p, r, spec, sizeof(spec));
+		snprintf(args, sizeof(args), "-N %s %s", p->dev, spec);
+		if (ethtool(args, out, sizeof(out)))
+			goto fail;
+		s = strstr(out, "Added rule with ID ");
+		if (!s || sscanf(s, "Added rule with ID %ld", &r->id) != 1) {
+			warnx("'ethtool %s' did not report a rule ID", args);
+			goto fail;
+		}
+		save_state(p);
+		printf("rule %ld: %s\n", r->id, spec);
+	}
+	for (size_t k = 0; k < p->nirqs; k++) {
+		struct irq *q = &p->irqs[k];
+
+		irq_path(q->irq, path, sizeof(path));
+		if (!read_line(path, q->old, sizeof(q->old))) {
+			warnx("%s: %s", path, strerror(errno));
+			goto fail;
+		}
+		snprintf(cpu, sizeof(cpu), "%u", q->core);
+		if (!write_file(path, cpu)) {
+			q->old[0] = '\0';
+			goto fail;
+		}
+		save_state(p);
+		printf("irq %u (queue %u): cpu %u (was %s)\n", q->irq, q->queue,
+		       q->core, q->old);
+	}
+	printf("state: %s\n", p->state);
+	return;
+fail:
+	warnx("'%s' failed; undoing what was installed", args);
+	undo(p);
+	unlink(p->state);
+	exit(1);
+}
+
+static void list(struct plan *p)
+{
+	char args[256];
+
+	load_state(p);
+	printf("%s: state %s\n", p->dev, p->state);
+	if (p->ntuple_on)
+		printf("ntuple-filters: turned on by l4steer\n");
+	for (size_t k = 0; k < p->nrules; k++) {
+		rule_args(p, &p->rules[k], args, sizeof(args));
+		printf("rule %ld: %s\n", p->rules[k].id, args);
+	}
+	for (size_t k = 0; k < p->nirqs; k++)
+		printf("irq %u (queue %u): cpu %u (was %s)\n", p->irqs[k].irq,
+		       p->irqs[k].queue, p->irqs[k].core, p->irqs[k].old);
+}
+
+/* "LO-HI:Q" */
+static bool parse_map(const char *s, uint32_t *lo, uint32_t *hi, uint32_t *q)
+{
+	char range[64], *colon;
+	uint32_t *ports;
+	size_t n;
+	uint64_t v;
+
+	if (strlen(s) >= sizeof(range))
+		return false;
+	snprintf(range, sizeof(range), "%s", s);
+	colon = strchr(range, ':');
+	if (!colon)
+		return false;
+	*colon = '\0';
+	if (!strchr(range, '-') || strchr(range, ',') ||
+	    !parse_num_list(range, 65535, 65536, &ports, &n) ||
+	    !parse_u64(colon + 1, 0, 65535, &v))
+		return false;
+	*lo = ports[0];
+	*hi = ports[n - 1];
+	*q = v;
+	free(ports);
+	return true;
+}
+
+static bool is_pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "proto", required_argument, NULL, 'p' },
+		{ "field", required_argument, NULL, 'f' },
+		{ "buckets", required_argument, NULL, 'b' },
+		{ "queues", required_argument, NULL, 'q' },
+		{ "cores", required_argument, NULL, 'c' },
+		{ "map", required_argument, NULL, 'm' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "state", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static struct plan p;
+	const char *field = NULL, *queues_s = NULL, *cores_s = NULL;
+	const char *maps[MAX_MAPS];
+	uint32_t *queues = NULL, *cores = NULL;
+	uint32_t lo[MAX_MAPS], hi[MAX_MAPS], mapq[MAX_MAPS];
+	size_t nqueues = 0, ncores = 0, nmaps = 0;
+	uint64_t v, buckets = 0;
+	enum cmd cmd;
+	int c;
+
+	prog = "l4steer";
+	p.proto = -1;
+	if (argc < 2)
+		usage_err("missing command: buckets, range, list or remove");
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		fputs(help_text, stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "buckets"))
+		cmd = CMD_BUCKETS;
+	else if (!strcmp(argv[1], "range"))
+		cmd = CMD_RANGE;
+	else if (!strcmp(argv[1], "list"))
+		cmd = CMD_LIST;
+	else if (!strcmp(argv[1], "remove"))
+		cmd = CMD_REMOVE;
+	else
+		usage_err("unknown command '%s': want buckets, range, list or remove",
+			  argv[1]);
+
+	opterr = 0;
+	optind = 2;
+	while ((c = getopt_long(argc, argv, ":p:f:b:q:c:m:46ns:h", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			if (!parse_u64(optarg, 0, 255, &v))
+				usage_err("bad --proto '%s': want 0-255", optarg);
+			p.proto = v;
+			break;
+		case 'f':
+			if (strcmp(optarg, "sport") && strcmp(optarg, "dport"))
+				usage_err("bad --field '%s': want sport or dport",
+					  optarg);
+			field = optarg;
+			break;
+		case 'b':
+			if (!parse_u64(optarg, 1, 1024, &buckets) ||
+			    !is_pow2(buckets))
+				usage_err("bad --buckets '%s': want a power of two, 1-1024",
+					  optarg);
+			break;
+		case 'q':
+			queues_s = optarg;
+			break;
+		case 'c':
+			cores_s = optarg;
+			break;
+		case 'm':
+			if (nmaps == MAX_MAPS)
+				usage_err("more than %d --map options", MAX_MAPS);
+			if (!parse_map(optarg, &lo[nmaps], &hi[nmaps],
+				       &mapq[nmaps]))
+				usage_err("bad --map '%s': want LO-HI:QUEUE, 0 <= LO <= HI <= 65535",
+					  optarg);
+			maps[nmaps++] = optarg;
+			break;
+		case '4':
+			p.fam4 = true;
+			break;
+		case '6':
+			p.fam6 = true;
+			break;
+		case 'n':
+			p.dry_run = true;
+			break;
+		case 's':
+			if (!*optarg || strlen(optarg) >= sizeof(p.state) - 8)
+				usage_err("bad --state '%s'", optarg);
+			snprintf(p.state, sizeof(p.state), "%s", optarg);
+			break;
+		case 'h':
+			fputs(help_text, stdout);
+			return 0;
+		case ':':
+			usage_err("option '%s' needs a value", argv[optind - 1]);
+		default:
+			usage_err("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind == argc)
+		usage_err("missing device");
+	if (argc - optind > 1)
+		usage_err("unexpected argument '%s'", argv[optind + 1]);
+	p.dev = argv[optind];
+	if (!*p.dev || strlen(p.dev) >= 16 || strchr(p.dev, '/') ||
+	    strchr(p.dev, ' '))
+		usage_err("bad device name '%s'", p.dev);
+	if (!p.state[0])
+		default_state_path(&p);
+
+	if (cmd == CMD_LIST || cmd == CMD_REMOVE) {
+		if (p.proto >= 0 || field || buckets || queues_s || cores_s ||
+		    nmaps || p.fam4 || p.fam6)
+			usage_err("%s takes only DEV, --state%s", argv[1],
+				  cmd == CMD_REMOVE ? " and --dry-run" : "");
+		if (cmd == CMD_LIST) {
+			if (p.dry_run)
+				usage_err("list takes no --dry-run");
+			list(&p);
+			return 0;
+		}
+		load_state(&p);
+		if (!p.nrules && !p.nirqs && !p.ntuple_on)
+			warnx("state file %s lists nothing", p.state);
+		if (undo(&p)) {
+			warnx("some steps failed; keeping %s", p.state);
+			return 1;
+		}
+		if (!p.dry_run) {
+			unlink(p.state);
+			printf("removed %zu rules, %zu IRQ settings from %s\n",
+			       p.nrules, p.nirqs, p.dev);
+		}
+		return 0;
+	}
+
+	if (p.proto < 0)
+		usage_err("missing --proto");
+	if (!field)
+		usage_err("missing --field sport|dport");
+	p.dport = !strcmp(field, "dport");
+	if (!p.fam4 && !p.fam6)
+		p.fam4 = p.fam6 = true;
+
+	if (cmd == CMD_BUCKETS) {
+		if (nmaps)
+			usage_err("--map is for range, not buckets");
+		if (!buckets)
+			usage_err("missing --buckets N");
+		if (queues_s) {
+			if (!parse_num_list(queues_s, 65535, 1024, &queues,
+					    &nqueues))
+				usage_err("bad --queues '%s': want a list like 0-3,8", queues_s);
+		} else {
+			queues = calloc(buckets, sizeof(*queues));
+			if (!queues)
+				die("out of memory");
+			for (nqueues = 0; nqueues < buckets; nqueues++)
+				queues[nqueues] = nqueues;
+		}
+		if (nqueues != buckets)
+			usage_err("--queues has %zu entries, want one per bucket (%llu)",
+				  nqueues, (unsigned long long)buckets);
+		if (cores_s) {
+			if (!parse_num_list(cores_s, 4095, 1024, &cores,
+					    &ncores))
+				usage_err("bad --cores '%s': want a list like 0-3,8", cores_s);
+			if (ncores != buckets)
+				usage_err("--cores has %zu entries, want one per bucket (%llu)",
+					  ncores, (unsigned long long)buckets);
+		}
+		for (size_t k = 0; k < ncores; k++)
+			for (size_t j = 0; j < k; j++)
+				if (queues[j] == queues[k] && cores[j] != cores[k])
+					usage_err("queue %u is given cores %u and %u",
+						  queues[k], cores[j], cores[k]);
+		/* Bucket k: the low log2(N) bits of the port equal k. */
+		for (uint32_t k = 0; k < buckets; k++)
+			add_rule(&p, k, 0xffff & ~(uint32_t)(buckets - 1),
+				 queues[k]);
+	} else {
+		if (buckets || queues_s || cores_s)
+			usage_err("range takes --map, not --buckets, --queues or --cores");
+		if (!nmaps)
+			usage_err("missing --map LO-HI:QUEUE");
+		for (size_t k = 0; k < nmaps; k++)
+			for (size_t j = 0; j < k; j++)
+				if (lo[k] <= hi[j] && lo[j] <= hi[k])
+					usage_err("--map %s overlaps --map %s",
+						  maps[k], maps[j]);
+		for (size_t k = 0; k < nmaps; k++)
+			add_range(&p, lo[k], hi[k], mapq[k]);
+	}
+	sort_by_family(&p);
+
+	check_ntuple(&p);
+	if (cores)
+		plan_irqs(&p, queues, cores, nqueues);
+	install(&p);
+	return 0;
+}

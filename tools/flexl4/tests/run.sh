@@ -1,0 +1,628 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Tests of the flexl4 tools. Run as root from anywhere:
+#   make -C tools/flexl4 test
+# Creates two network namespaces joined by a veth pair (192.0.2.0/24,
+# 2001:db8::/64) and removes them on exit. Prints one line per check and
+# ends with "N passed, N failed, N skipped"; exits 1 if any failed.
+
+set -u
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+DATA=$HERE/tests/data
+GOLD=$HERE/tests/golden
+T=$(mktemp -d /tmp/flexl4-test.XXXXXX)
+NSA=flexl4-a-$$
+NSB=flexl4-b-$$
+PASSED=0
+FAILED=0
+SKIPPED=0
+CAPPID=
+
+cleanup()
+{
+	[ -n "$CAPPID" ] && kill "$CAPPID" 2>/dev/null
+	ip netns del "$NSA" 2>/dev/null
+	ip netns del "$NSB" 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+pass() { PASSED=$((PASSED + 1)); echo "PASS $1"; }
+fail() { FAILED=$((FAILED + 1)); echo "FAIL $1${2:+: $2}"; }
+skip() { SKIPPED=$((SKIPPED + 1)); echo "SKIP $1: $2"; }
+
+# check NAME: pass if the last command (in $?) succeeded.
+ok() { if [ "$2" -eq 0 ]; then pass "$1"; else fail "$1" "${3:-}"; fi; }
+
+# bad NAME CMD...: CMD must exit 2 with one line on stderr, none on stdout.
+bad()
+{
+	name=$1
+	shift
+	"$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	lines=$(wc -l <"$T/err")
+	if [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && [ ! -s "$T/out" ]; then
+		pass "$name"
+	else
+		fail "$name" "exit $rc, $lines stderr lines: $(head -c 200 "$T/err")"
+	fi
+}
+
+# golden NAME FILE: compare $T/out with the golden FILE.
+golden()
+{
+	if cmp -s "$T/out" "$GOLD/$2"; then
+		pass "$1"
+	else
+		fail "$1" "output differs from golden/$2:
+$(diff -u "$GOLD/$2" "$T/out" | head -20)"
+	fi
+}
+
+# helps TOOL: --help prints a man-page-like text and exits 0.
+helps()
+{
+	"$HERE/$1" --help >"$T/out" 2>&1
+	rc=$?
+	if [ "$rc" -eq 0 ] && grep -q '^SYNOPSIS' "$T/out" &&
+	   grep -q '^EXIT STATUS' "$T/out" && grep -q '^EXAMPLES' "$T/out"; then
+		pass "$1 --help"
+	else
+		fail "$1 --help" "exit $rc"
+	fi
+}
+
+for t in l4send rxq-delta l4steer tests/capture; do
+	if [ ! -x "$HERE/$t" ]; then
+		echo "missing $HERE/$t: run make first" >&2
+		exit 1
+	fi
+done
+
+###########################################################################
+# l4send: arguments
+###########################################################################
+S=$HERE/l4send
+helps l4send
+bad "l4send: no --dst" "$S"
+bad "l4send: bad --dst" "$S" -d 192.0.2.300
+bad "l4send: -4 with IPv6 --dst" "$S" -4 -d 2001:db8::2
+bad "l4send: -6 with IPv4 --dst" "$S" -6 -d 192.0.2.2
+bad "l4send: bad --src" "$S" -d 192.0.2.2 -s nothere
+bad "l4send: --src family differs" "$S" -d 192.0.2.2 -s 2001:db8::1
+bad "l4send: --proto 256" "$S" -d 192.0.2.2 -p 256
+bad "l4send: --proto not a number" "$S" -d 192.0.2.2 -p homa
+bad "l4send: --proto negative" "$S" -d 192.0.2.2 -p -1
+bad "l4send: --hdr-len 3" "$S" -d 192.0.2.2 -H 3
+bad "l4send: --hdr-len 70000" "$S" -d 192.0.2.2 -H 70000
+bad "l4send: --payload 70000" "$S" -d 192.0.2.2 -l 70000
+bad "l4send: IPv4 packet too long" "$S" -d 192.0.2.2 -H 28 -l 65490
+bad "l4send: --sport 70000" "$S" -d 192.0.2.2 -S 70000
+bad "l4send: --dport range backwards" "$S" -d 192.0.2.2 -D 5-3
+bad "l4send: --dport not a number" "$S" -d 192.0.2.2 -D http
+bad "l4send: --dport empty item" "$S" -d 192.0.2.2 -D 1,,2
+bad "l4send: --cycle with a port list" "$S" -d 192.0.2.2 -D 1,2 -K 4
+bad "l4send: --cycle past 65535" "$S" -d 192.0.2.2 -D 65535 -K 2
+bad "l4send: --cycle 0" "$S" -d 192.0.2.2 -K 0
+bad "l4send: --count 0" "$S" -d 192.0.2.2 -c 0
+bad "l4send: --duration 0" "$S" -d 192.0.2.2 -t 0
+bad "l4send: --duration -1" "$S" -d 192.0.2.2 -t -1
+bad "l4send: --duration abc" "$S" -d 192.0.2.2 -t abc
+bad "l4send: --rate 0" "$S" -d 192.0.2.2 -r 0
+bad "l4send: --threads 0" "$S" -d 192.0.2.2 -T 0
+bad "l4send: --threads 65" "$S" -d 192.0.2.2 -T 65
+bad "l4send: --count below --threads" "$S" -d 192.0.2.2 -T 4 -c 3
+bad "l4send: --batch 0" "$S" -d 192.0.2.2 -b 0
+bad "l4send: --batch 2000" "$S" -d 192.0.2.2 -b 2000
+bad "l4send: --mode bad" "$S" -d 192.0.2.2 -m xdp
+bad "l4send: --mode packet without --dev" "$S" -m packet -d 192.0.2.2 \
+	-s 192.0.2.1 -M 02:00:00:00:00:02
+bad "l4send: --mode packet without --dst-mac" "$S" -m packet -i lo \
+	-d 192.0.2.2 -s 192.0.2.1
+bad "l4send: --dst-mac without --mode packet" "$S" -d 192.0.2.2 \
+	-M 02:00:00:00:00:02
+bad "l4send: bad --dst-mac" "$S" -m packet -i lo -d 192.0.2.2 \
+	-s 192.0.2.1 -M 02:00:00:00:00
+bad "l4send: --dev too long" "$S" -d 192.0.2.2 -i abcdefghijklmnopq
+bad "l4send: unknown option" "$S" -d 192.0.2.2 --frobnicate
+bad "l4send: option without value" "$S" -d
+bad "l4send: extra argument" "$S" -d 192.0.2.2 extra
+
+###########################################################################
+# rxq-delta: recorded counters, arguments, live devices
+###########################################################################
+R=$HERE/rxq-delta
+helps rxq-delta
+"$R" diff "$DATA/before.snap" "$DATA/after.snap" >"$T/out" 2>"$T/err"
+golden "rxq-delta: diff of recorded snapshots" rxq-diff.txt
+"$R" diff --json "$DATA/before.snap" "$DATA/after.snap" >"$T/out" 2>"$T/err"
+golden "rxq-delta: diff --json of recorded snapshots" rxq-diff.json
+"$R" diff "$DATA/after.snap" "$DATA/reset.snap" >"$T/out" 2>"$T/err"
+golden "rxq-delta: diff with a counter reset" rxq-diff-reset.txt
+if grep -q 'queue 1 counter went backwards (2050 -> 50' "$T/err"; then
+	pass "rxq-delta: counter reset reported on stderr"
+else
+	fail "rxq-delta: counter reset reported on stderr" "$(cat "$T/err")"
+fi
+"$R" snap -f "$DATA/ethtool-S-mlx5.txt" -d eth2 >"$T/out" 2>"$T/err"
+golden "rxq-delta: snap from recorded mlx5 ethtool -S" rxq-snap-mlx5.txt
+"$R" snap -f - <"$DATA/ethtool-S-virtio.txt" >"$T/out" 2>"$T/err"
+golden "rxq-delta: snap from recorded virtio ethtool -S (stdin)" \
+	rxq-snap-virtio.txt
+"$R" snap -f "$DATA/ethtool-S-mlx5.txt" -d eth2 >"$T/s1" 2>/dev/null
+sed 's/^rx 3 456$/rx 3 1456/' "$T/s1" >"$T/s2"
+"$R" diff "$T/s1" "$T/s2" >"$T/out" 2>"$T/err"
+golden "rxq-delta: diff of snapshots made from ethtool -S" rxq-diff-ethtool.txt
+"$R" snap -f "$DATA/ethtool-S-veth.txt" >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 1 ] && grep -q 'no rxN_packets or rx_queue_N_packets' "$T/err"
+ok "rxq-delta: recorded veth ethtool -S refused" $? "exit $rc"
+"$R" diff "$DATA/before.snap" "$DATA/other-dev.snap" >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 1 ] && grep -q 'different devices: eth2 and eth3' "$T/err"
+ok "rxq-delta: snapshots of different devices refused" $? "exit $rc"
+"$R" diff "$DATA/before.snap" "$DATA/bad.snap" >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 1 ] && grep -q "bad.snap:4: cannot parse 'rx zero 12'" "$T/err"
+ok "rxq-delta: malformed snapshot refused" $? "exit $rc"
+"$R" diff "$DATA/not-a.snap" "$DATA/before.snap" >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 1 ] && grep -q 'not an rxq-delta snapshot' "$T/err"
+ok "rxq-delta: non-snapshot file refused" $? "exit $rc"
+"$R" diff "$T/nonexistent" "$DATA/before.snap" >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 1 ] && grep -q 'No such file' "$T/err"
+ok "rxq-delta: missing snapshot file refused" $? "exit $rc"
+
+bad "rxq-delta: no command" "$R"
+bad "rxq-delta: unknown command" "$R" show eth0
+bad "rxq-delta: snap without device" "$R" snap
+bad "rxq-delta: snap with two devices" "$R" snap eth0 eth1
+bad "rxq-delta: snap --source bad" "$R" snap eth0 --source sysfs
+bad "rxq-delta: snap --json" "$R" snap eth0 --json
+bad "rxq-delta: snap -f with a device" "$R" snap -f "$DATA/ethtool-S-mlx5.txt" eth0
+bad "rxq-delta: --dev without -f" "$R" snap eth0 -d eth0
+bad "rxq-delta: bad --dev" "$R" snap -f "$DATA/ethtool-S-mlx5.txt" -d ''
+bad "rxq-delta: diff with one file" "$R" diff "$DATA/before.snap"
+bad "rxq-delta: diff with three files" "$R" diff a b c
+bad "rxq-delta: diff --time" "$R" diff -t 1 a b
+bad "rxq-delta: diff --source" "$R" diff -s qstats a b
+bad "rxq-delta: diff with --" "$R" diff a -- b
+bad "rxq-delta: diff -f" "$R" diff -f x a b
+bad "rxq-delta: watch without device" "$R" watch
+bad "rxq-delta: watch command without --" "$R" watch eth0 true
+bad "rxq-delta: watch -- without command" "$R" watch eth0 --
+bad "rxq-delta: watch --time and a command" "$R" watch eth0 -t 1 -- true
+bad "rxq-delta: watch --time 0" "$R" watch eth0 -t 0
+bad "rxq-delta: unknown option" "$R" diff --frobnicate a b
+bad "rxq-delta: option without value" "$R" snap eth0 --source
+
+###########################################################################
+# l4steer: dry-run golden text, install/list/remove against a fake ethtool
+###########################################################################
+L=$HERE/l4steer
+helps l4steer
+# A fake mlx5 port eth9 at 0000:08:00.0: sysfs link, /proc/interrupts,
+# /proc/irq/N/smp_affinity_list, and "ethtool" first in PATH.
+mkdir -p "$T/bin" "$T/sys/class/net/eth9" "$T/sys/class/net/eth8" \
+	"$T/proc" "$T/state"
+ln -s ../../../devices/pci0000:00/0000:08:00.0 "$T/sys/class/net/eth9/device"
+cp "$DATA/interrupts" "$T/proc/interrupts"
+for irq in $(seq 39 60); do
+	mkdir -p "$T/proc/irq/$irq"
+	echo 0-1 >"$T/proc/irq/$irq/smp_affinity_list"
+done
+ln -s "$HERE/tests/fake-ethtool" "$T/bin/ethtool"
+export L4STEER_PROC="$T/proc" L4STEER_SYS="$T/sys" L4STEER_STATE_DIR="$T/state"
+export FAKE_ETHTOOL_LOG="$T/ethtool.log" FAKE_ETHTOOL_IDS="$T/ids"
+export FAKE_ETHTOOL_K="$DATA/ethtool-k-off"
+FPATH="$T/bin:$PATH"
+
+# steer ARGS...: run l4steer with the fake ethtool, output with $T -> @T@.
+steer()
+{
+	PATH="$FPATH" "$L" "$@" >"$T/raw" 2>"$T/err"
+	rc=$?
+	sed "s|$T|@T@|g" "$T/raw" >"$T/out"
+	return $rc
+}
+
+steer buckets eth9 -p 146 -f dport -b 16 -c 0-15 --dry-run
+golden "l4steer: dry-run 16 buckets on dport low nibble, IRQs pinned" \
+	steer-buckets16.txt
+FAKE_ETHTOOL_K="$DATA/ethtool-k-on" steer buckets eth9 -p 132 -f sport \
+	-b 4 -q 4,5,6,7 -4 -n
+golden "l4steer: dry-run 4 sport buckets, ip4 only, ntuple already on" \
+	steer-buckets4-sport.txt
+FAKE_ETHTOOL_K="$DATA/ethtool-k-on" steer range eth9 -p 146 -f dport \
+	-m 1000-1999:2 -m 2000-2999:3 -6 -n
+golden "l4steer: dry-run port ranges, fewest prefix rules" steer-range.txt
+FAKE_ETHTOOL_K="$DATA/ethtool-k-on" steer range eth9 -p 253 -f sport \
+	-m 5000-5000:1 -m 0-0:0 -m 32768-65535:7 -4 -n
+golden "l4steer: dry-run single ports and a half-space range" \
+	steer-range-edges.txt
+: >"$FAKE_ETHTOOL_LOG"
+FAKE_ETHTOOL_K="$DATA/ethtool-k-on" steer range eth9 -p 146 -f dport \
+	-m 0-65535:5 -4 -n
+if [ "$(cat "$T/out")" = "ethtool -N eth9 flow-type ip4 l4proto 146 l4data 0x0 m 0xffffffff action 5" ] &&
+   [ "$(cat "$FAKE_ETHTOOL_LOG")" = "-k eth9" ]; then
+	pass "l4steer: full port range is one rule; dry-run only reads -k"
+else
+	fail "l4steer: full port range is one rule; dry-run only reads -k" \
+		"$(cat "$T/out" "$FAKE_ETHTOOL_LOG")"
+fi
+
+# Check the range cover: ports near both ends and every 97th port inside
+# must match exactly one rule if in the range, none if outside.
+range_cover_ok()
+{
+	FAKE_ETHTOOL_K="$DATA/ethtool-k-on" steer range eth9 -p 146 \
+		-f dport -m "$1-$2:1" -4 -n || return 1
+	rules=$(awk '{ print $9 ":" $11 }' "$T/out")
+	n=$(echo "$rules" | wc -l)
+	[ "$n" -eq "$3" ] || { echo "rules $n want $3"; return 1; }
+	ports=$(seq $(($1 - 200)) $(($1 + 200)); seq $(($2 - 200)) $(($2 + 200));
+		seq "$1" 97 "$2")
+	for p in $ports; do
+		[ "$p" -ge 0 ] && [ "$p" -le 65535 ] || continue
+		hits=0
+		for r in $rules; do
+			v=$((${r%%:*}))
+			m=$((${r#*:}))
+			[ $((p & ~m & 0xffff)) -eq "$v" ] && hits=$((hits + 1))
+		done
+		want=0
+		[ "$p" -ge "$1" ] && [ "$p" -le "$2" ] && want=1
+		[ $hits -eq $want ] || { echo "port $p: $hits rules"; return 1; }
+	done
+}
+for r in "1000 1999 7" "1 65534 30" "4096 8191 1" "3 4 2"; do
+	set -- $r
+	if range_cover_ok "$1" "$2" "$3" >"$T/cover" 2>&1; then
+		pass "l4steer: range $1-$2 covered exactly by $3 rules"
+	else
+		fail "l4steer: range $1-$2 covered exactly by $3 rules" \
+			"$(cat "$T/cover")"
+	fi
+done
+
+# Install for real (fake ethtool, fake /proc), list, remove.
+: >"$FAKE_ETHTOOL_LOG"
+rm -f "$FAKE_ETHTOOL_IDS"
+steer buckets eth9 -p 146 -f dport -b 4 -q 0-3 -c 3,2,1,0
+rc=$?
+golden "l4steer: install output" steer-install.txt
+[ "$rc" -eq 0 ] && [ "$(cat "$T/proc/irq/40/smp_affinity_list")" = 3 ] &&
+	[ "$(cat "$T/proc/irq/43/smp_affinity_list")" = 0 ] &&
+	[ "$(cat "$T/proc/irq/44/smp_affinity_list")" = 0-1 ]
+ok "l4steer: install pins exactly the chosen queues' IRQs" $? "exit $rc"
+sed "s|$T|@T@|g" "$T/state/eth9.state" >"$T/out"
+golden "l4steer: state file" steer-state.txt
+steer list eth9
+golden "l4steer: list" steer-list.txt
+steer buckets eth9 -p 146 -f dport -b 4
+rc=$?
+[ "$rc" -eq 1 ] && grep -q 'already installed on eth9' "$T/err"
+ok "l4steer: second install refused while installed" $? "exit $rc"
+steer remove eth9 --dry-run
+golden "l4steer: remove --dry-run" steer-remove-dry.txt
+[ -f "$T/state/eth9.state" ]
+ok "l4steer: remove --dry-run keeps the state" $?
+steer remove eth9
+rc=$?
+[ "$rc" -eq 0 ] && [ ! -e "$T/state/eth9.state" ] &&
+	[ "$(cat "$T/proc/irq/40/smp_affinity_list")" = 0-1 ] &&
+	[ "$(cat "$T/proc/irq/43/smp_affinity_list")" = 0-1 ]
+ok "l4steer: remove restores IRQs and drops the state" $? "exit $rc"
+cp "$FAKE_ETHTOOL_LOG" "$T/out"
+golden "l4steer: ethtool calls of install, list, remove" steer-ethtool-log.txt
+steer remove eth9
+rc=$?
+[ "$rc" -eq 1 ] && grep -q 'nothing installed by l4steer on eth9' "$T/err"
+ok "l4steer: remove with nothing installed refused" $? "exit $rc"
+steer list eth9
+rc=$?
+[ "$rc" -eq 1 ] && grep -q 'nothing installed by l4steer on eth9' "$T/err"
+ok "l4steer: list with nothing installed says so" $? "exit $rc"
+
+# A failing third rule: the two installed are deleted, ntuple turned off.
+: >"$FAKE_ETHTOOL_LOG"
+rm -f "$FAKE_ETHTOOL_IDS"
+FAKE_ETHTOOL_FAIL=3 steer buckets eth9 -p 146 -f dport -b 4 -4
+rc=$?
+cp "$FAKE_ETHTOOL_LOG" "$T/out"
+[ "$rc" -eq 1 ] && [ ! -e "$T/state/eth9.state" ]
+ok "l4steer: failed install exits 1 and leaves no state" $? "exit $rc"
+golden "l4steer: failed install undoes exactly what it did" \
+	steer-rollback-log.txt
+
+FAKE_ETHTOOL_K="$DATA/ethtool-k-fixed" steer buckets eth9 -p 146 -f dport -b 2
+rc=$?
+[ "$rc" -eq 1 ] && grep -q 'eth9 does not support ntuple filters (ntuple-filters: off \[fixed\]); refusing' "$T/err"
+ok "l4steer: refuses 'ntuple-filters: off [fixed]'" $? "exit $rc"
+FAKE_ETHTOOL_K="$DATA/ethtool-k-absent" steer buckets eth9 -p 146 -f dport -b 2 -n
+rc=$?
+[ "$rc" -eq 1 ] && grep -q 'no ntuple-filters in' "$T/err" && [ ! -s "$T/out" ]
+ok "l4steer: refuses a device without ntuple-filters, even in dry-run" $? "exit $rc"
+steer buckets eth8 -p 146 -f dport -b 2 -c 0,1 -n
+rc=$?
+[ "$rc" -eq 1 ] && grep -q 'eth8 is not a PCI device' "$T/err"
+ok "l4steer: --cores on a device without PCI IRQs refused" $? "exit $rc"
+sed 's/mlx5_comp1@/mlx5_compX@/' "$DATA/interrupts" >"$T/proc/interrupts"
+steer buckets eth9 -p 146 -f dport -b 2 -c 0,1 -n
+rc=$?
+cp "$DATA/interrupts" "$T/proc/interrupts"
+[ "$rc" -eq 1 ] && grep -q 'no IRQ named mlx5_comp1@pci:0000:08:00.0' "$T/err"
+ok "l4steer: missing queue IRQ refused" $? "exit $rc"
+PATH="$T/nowhere" "$L" buckets eth9 -p 146 -f dport -b 2 -n >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 1 ] && grep -q 'install the ethtool package' "$T/err"
+ok "l4steer: missing ethtool reported" $? "exit $rc"
+
+bad "l4steer: no command" "$L"
+bad "l4steer: unknown command" "$L" add eth9
+bad "l4steer: missing device" "$L" buckets -p 146 -f dport -b 4
+bad "l4steer: two devices" "$L" buckets eth9 eth8 -p 146 -f dport -b 4
+bad "l4steer: bad device name" "$L" buckets ../eth9 -p 146 -f dport -b 4
+bad "l4steer: missing --proto" "$L" buckets eth9 -f dport -b 4
+bad "l4steer: --proto 256" "$L" buckets eth9 -p 256 -f dport -b 4
+bad "l4steer: missing --field" "$L" buckets eth9 -p 146 -b 4
+bad "l4steer: bad --field" "$L" buckets eth9 -p 146 -f port -b 4
+bad "l4steer: missing --buckets" "$L" buckets eth9 -p 146 -f dport
+bad "l4steer: --buckets not a power of two" "$L" buckets eth9 -p 146 -f dport -b 12
+bad "l4steer: --buckets 2048" "$L" buckets eth9 -p 146 -f dport -b 2048
+bad "l4steer: --queues count differs" "$L" buckets eth9 -p 146 -f dport -b 4 -q 0-2
+bad "l4steer: bad --queues" "$L" buckets eth9 -p 146 -f dport -b 4 -q 0-x
+bad "l4steer: --cores count differs" "$L" buckets eth9 -p 146 -f dport -b 4 -c 0,1
+bad "l4steer: bad --cores" "$L" buckets eth9 -p 146 -f dport -b 2 -c 0,99999
+bad "l4steer: one queue, two cores" "$L" buckets eth9 -p 146 -f dport -b 2 -q 1,1 -c 0,1
+bad "l4steer: --map with buckets" "$L" buckets eth9 -p 146 -f dport -b 2 -m 1-2:1
+bad "l4steer: range without --map" "$L" range eth9 -p 146 -f dport
+bad "l4steer: range with --buckets" "$L" range eth9 -p 146 -f dport -b 2 -m 1-2:1
+bad "l4steer: --map without queue" "$L" range eth9 -p 146 -f dport -m 1000-1999
+bad "l4steer: --map without range" "$L" range eth9 -p 146 -f dport -m 1000:2
+bad "l4steer: --map backwards" "$L" range eth9 -p 146 -f dport -m 2000-1000:2
+bad "l4steer: --map past 65535" "$L" range eth9 -p 146 -f dport -m 1-70000:2
+bad "l4steer: --map bad queue" "$L" range eth9 -p 146 -f dport -m 1-7:q
+bad "l4steer: overlapping --map" "$L" range eth9 -p 146 -f dport -m 1-10:1 -m 10-20:2
+bad "l4steer: list with --proto" "$L" list eth9 -p 146
+bad "l4steer: list --dry-run" "$L" list eth9 -n
+bad "l4steer: remove with --buckets" "$L" remove eth9 -b 4
+bad "l4steer: unknown option" "$L" buckets eth9 --frobnicate
+bad "l4steer: option without value" "$L" buckets eth9 -p
+
+###########################################################################
+# In namespaces: l4send packets captured on the veth peer, byte for byte;
+# rxq-delta and l4steer on real devices that lack the feature.
+###########################################################################
+unset L4STEER_PROC L4STEER_SYS L4STEER_STATE_DIR
+
+setup_ns()
+{
+	ip netns add "$NSA" && ip netns add "$NSB" &&
+	ip link add va netns "$NSA" type veth peer name vb netns "$NSB" &&
+	ip -n "$NSA" link set lo up && ip -n "$NSB" link set lo up &&
+	ip -n "$NSA" addr add 192.0.2.1/24 dev va &&
+	ip -n "$NSB" addr add 192.0.2.2/24 dev vb &&
+	ip -n "$NSA" addr add 2001:db8::1/64 dev va nodad &&
+	ip -n "$NSB" addr add 2001:db8::2/64 dev vb nodad &&
+	ip -n "$NSA" link set va up && ip -n "$NSB" link set vb up &&
+	MACB=$(ip netns exec "$NSB" cat /sys/class/net/vb/address) &&
+	ip -n "$NSA" neigh replace 192.0.2.2 lladdr "$MACB" dev va nud permanent &&
+	ip -n "$NSA" neigh replace 2001:db8::2 lladdr "$MACB" dev va nud permanent
+}
+
+# hexports SPORT DPORT HDR PAYLOAD: the expected L4 bytes as hex.
+l4hex()
+{
+	printf '%04x%04x' "$1" "$2"
+	j=4
+	while [ $j -lt "$3" ]; do printf 00; j=$((j + 1)); done
+	j=0
+	while [ $j -lt "$4" ]; do printf '%02x' $((j % 256)); j=$((j + 1)); done
+}
+
+# capture NAME PROTO COUNT -- L4SEND ARGS: send from A, capture on B.
+capture()
+{
+	cname=$1 cproto=$2 ccount=$3
+	shift 4
+	rm -f "$T/ready"
+	ip netns exec "$NSB" "$HERE/tests/capture" vb "$cproto" "$ccount" \
+		3000 "$T/ready" >"$T/cap" 2>"$T/caperr" &
+	CAPPID=$!
+	n=0
+	while [ ! -e "$T/ready" ] && [ $n -lt 100 ]; do
+		sleep 0.02
+		n=$((n + 1))
+	done
+	ip netns exec "$NSA" "$S" "$@" >"$T/sendout" 2>"$T/senderr"
+	src=$?
+	wait "$CAPPID"
+	crc=$?
+	CAPPID=
+	if [ $src -ne 0 ] || [ $crc -ne 0 ]; then
+		fail "$cname" "l4send exit $src, capture exit $crc ($(wc -l <"$T/cap") packets): $(cat "$T/senderr" "$T/caperr")"
+		return 1
+	fi
+	return 0
+}
+
+# check_packets NAME FAMILY PROTO HDR PAYLOAD "SPORT:DPORT ..." : each
+# captured packet, in order, against the expected header fields and bytes.
+check_packets()
+{
+	cname=$1 fam=$2 cproto=$3 hdr=$4 pay=$5
+	set -- $6
+	err=
+	i=0
+	while read -r pkt; do
+		i=$((i + 1))
+		sp=${1%%:*}
+		dp=${1#*:}
+		shift
+		l4=$(l4hex "$sp" "$dp" "$hdr" "$pay")
+		if [ "$fam" = 4 ]; then
+			want=$(printf '45 %04x %02x c0000201 c0000202' \
+				$((20 + hdr + pay)) "$cproto")
+			got="$(echo "$pkt" | cut -c1-2) $(echo "$pkt" | cut -c5-8) $(echo "$pkt" | cut -c19-20) $(echo "$pkt" | cut -c25-32) $(echo "$pkt" | cut -c33-40)"
+			rest=$(echo "$pkt" | cut -c41-)
+		else
+			want=$(printf '6 %04x %02x 20010db8000000000000000000000001 20010db8000000000000000000000002' \
+				$((hdr + pay)) "$cproto")
+			got="$(echo "$pkt" | cut -c1) $(echo "$pkt" | cut -c9-12) $(echo "$pkt" | cut -c13-14) $(echo "$pkt" | cut -c17-48) $(echo "$pkt" | cut -c49-80)"
+			rest=$(echo "$pkt" | cut -c81-)
+		fi
+		[ "$got" = "$want" ] || err="$err packet $i header '$got' want '$want';"
+		[ "$rest" = "$l4" ] || err="$err packet $i L4 bytes '$rest' want '$l4';"
+	done <"$T/cap"
+	[ $# -eq 0 ] || err="$err $# packets missing;"
+	if [ -z "$err" ]; then pass "$cname"; else fail "$cname" "$err"; fi
+}
+
+if ! command -v ip >/dev/null; then
+	skip "namespace tests" "ip (iproute2) not installed"
+elif [ "$(id -u)" != 0 ]; then
+	skip "namespace tests" "need root for network namespaces"
+elif ! setup_ns 2>"$T/nserr"; then
+	skip "namespace tests" "cannot create namespaces/veth: $(head -1 "$T/nserr")"
+else
+	name="l4send: IPv4 raw socket, dport cycling, captured byte for byte"
+	capture "$name" 146 8 -- -d 192.0.2.2 -s 192.0.2.1 -p 146 -H 28 \
+		-l 16 -S 40000 -D 5000 -K 4 -c 8 &&
+	check_packets "$name" 4 146 28 16 "40000:5000 40000:5001 40000:5002 40000:5003 40000:5000 40000:5001 40000:5002 40000:5003"
+	if [ "$(cat "$T/sendout")" = "$(printf 'sent 8 packets, 512 bytes in %s s: %s packets/s' \
+		"$(sed 's/.* in \([0-9.]*\) s.*/\1/' "$T/sendout")" \
+		"$(sed 's/.*: \([0-9]*\) packets\/s/\1/' "$T/sendout")")" ]; then
+		pass "l4send: summary line"
+	else
+		fail "l4send: summary line" "$(cat "$T/sendout")"
+	fi
+
+	name="l4send: IPv6 raw socket, sport range x dport list, captured byte for byte"
+	capture "$name" 253 6 -- -d 2001:db8::2 -s 2001:db8::1 -p 253 -H 8 \
+		-l 5 -S 1000-1001 -D 7,9 -c 6 --json &&
+	check_packets "$name" 6 253 8 5 "1000:7 1000:9 1001:7 1001:9 1000:7 1000:9"
+	grep -Eq '^\{"packets":6,"bytes":318,"seconds":[0-9.]+,"pps":[0-9.]+,"threads":1\}$' "$T/sendout"
+	ok "l4send: --json summary" $? "$(cat "$T/sendout")"
+
+	name="l4send: IPv4 AF_PACKET mode, captured byte for byte"
+	capture "$name" 132 3 -- -m packet -i va -M "$MACB" -d 192.0.2.2 \
+		-s 192.0.2.1 -p 132 -H 12 -l 300 -S 5 -D 6 -c 3 &&
+	check_packets "$name" 4 132 12 300 "5:6 5:6 5:6"
+	cksum_ok=1
+	while read -r pkt; do
+		# The IPv4 header checksum must verify (sum of words = 0xffff).
+		s=0
+		for k in 1 5 9 13 17 21 25 29 33 37; do
+			s=$((s + 0x$(echo "$pkt" | cut -c$k-$((k + 3)))))
+		done
+		s=$(((s & 0xffff) + (s >> 16)))
+		[ $s -eq 65535 ] || cksum_ok=0
+	done <"$T/cap"
+	[ $cksum_ok = 1 ] && [ -s "$T/cap" ]
+	ok "l4send: AF_PACKET mode IPv4 header checksum" $?
+
+	name="l4send: IPv6 AF_PACKET mode, captured byte for byte"
+	capture "$name" 146 4 -- -m packet -i va -M "$MACB" -d 2001:db8::2 \
+		-s 2001:db8::1 -p 146 -H 28 -l 0 -S 32768-32769 -D 4000 -c 4 &&
+	check_packets "$name" 6 146 28 0 "32768:4000 32769:4000 32768:4000 32769:4000"
+
+	name="l4send: 2 threads send the count, all packets well formed"
+	if capture "$name" 146 100 -- -d 192.0.2.2 -p 146 -H 28 -l 4 \
+		-S 1 -D 2 -c 100 -T 2 -b 7; then
+		n=$(grep -c "^45.*0001000200000000000000000000000000000000000000000000000000010203\$" "$T/cap")
+		[ "$n" -eq 100 ] && grep -q '^sent 100 packets' "$T/sendout"
+		ok "$name" $? "$n good packets"
+	fi
+
+	start=$(date +%s%N)
+	ip netns exec "$NSA" "$S" -d 192.0.2.2 -r 200 -c 40 >"$T/out" 2>&1
+	rc=$?
+	ms=$((($(date +%s%N) - start) / 1000000))
+	[ $rc -eq 0 ] && [ $ms -ge 150 ] && [ $ms -lt 2000 ] &&
+		grep -q '^sent 40 packets' "$T/out"
+	ok "l4send: --rate 200 -c 40 takes about 0.2 s" $? "exit $rc, $ms ms"
+
+	start=$(date +%s%N)
+	ip netns exec "$NSA" "$S" -d 192.0.2.2 -t 0.3 -j >"$T/out" 2>&1
+	rc=$?
+	ms=$((($(date +%s%N) - start) / 1000000))
+	[ $rc -eq 0 ] && [ $ms -ge 250 ] && [ $ms -lt 2000 ] &&
+		grep -Eq '^\{"packets":[1-9][0-9]*,' "$T/out"
+	ok "l4send: --duration 0.3 stops after about 0.3 s" $? "exit $rc, $ms ms"
+
+	ip netns exec "$NSA" "$S" -d 192.0.2.2 -i nosuchdev -c 1 >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q 'bind to device nosuchdev' "$T/err"
+	ok "l4send: unknown --dev is a run-time error (exit 1)" $? "exit $rc"
+
+	# rxq-delta on veth: no per-queue counters, said clearly.
+	ip netns exec "$NSB" "$R" snap vb >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q 'vb (driver veth) has no per-queue RX packet counters: netdev qstats: not supported by the driver; ethtool -S: no rxN_packets or rx_queue_N_packets' "$T/err"
+	ok "rxq-delta: veth refused with a clear message" $? "exit $rc: $(cat "$T/err")"
+	ip netns exec "$NSB" "$R" watch vb -- true >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q 'driver veth' "$T/err"
+	ok "rxq-delta: watch on veth refused" $? "exit $rc"
+	ip netns exec "$NSB" "$R" snap nosuchdev >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q "no such device 'nosuchdev'" "$T/err"
+	ok "rxq-delta: unknown device refused" $? "exit $rc"
+
+	# ifb reports rx_queue_N_packets through the ethtool ioctl.
+	if ip -n "$NSB" link add ifbt type ifb 2>/dev/null; then
+		ip netns exec "$NSB" "$R" snap ifbt >"$T/out" 2>"$T/err"
+		rc=$?
+		[ $rc -eq 0 ] && grep -q '^source ethtool$' "$T/out" &&
+			grep -q '^rx 0 0$' "$T/out" && grep -q '^time ' "$T/out"
+		ok "rxq-delta: live snap through the ethtool ioctl (ifb)" $? "exit $rc $(cat "$T/err")"
+		ip netns exec "$NSB" "$R" watch ifbt -- sh -c 'exit 3' >"$T/out" 2>"$T/err"
+		rc=$?
+		[ $rc -eq 3 ] && grep -q '^total  *0 ' "$T/out"
+		ok "rxq-delta: watch runs CMD, prints the table, returns CMD's status" $? "exit $rc"
+		ip netns exec "$NSB" "$R" watch ifbt -t 0.1 --json >"$T/out" 2>"$T/err"
+		rc=$?
+		grep -Eq '^\{"dev":"ifbt","source":"ethtool","interval":0\.[0-9]+,"total":0,"queues":\[\{"queue":0,"packets":0,"share":0\.0\}\]\}$' "$T/out"
+		ok "rxq-delta: watch --time --json" $? "exit $rc $(cat "$T/out")"
+	else
+		skip "rxq-delta: live ethtool-ioctl snap" "cannot create an ifb device (no ifb module)"
+		skip "rxq-delta: live watch" "cannot create an ifb device (no ifb module)"
+		skip "rxq-delta: live watch --json" "cannot create an ifb device (no ifb module)"
+	fi
+
+	# l4steer on veth with the real ethtool: refused, nothing run.
+	if command -v ethtool >/dev/null; then
+		ip netns exec "$NSA" "$L" buckets va -p 146 -f dport -b 4 \
+			-s "$T/va.state" >"$T/out" 2>"$T/err"
+		rc=$?
+		[ $rc -eq 1 ] && [ ! -s "$T/out" ] && [ ! -e "$T/va.state" ] &&
+			grep -q 'va does not support ntuple filters (ntuple-filters: off \[fixed\]); refusing' "$T/err"
+		ok "l4steer: refuses veth (real ethtool: ntuple-filters off [fixed])" $? "exit $rc: $(cat "$T/err")"
+	else
+		skip "l4steer: refusal on veth" "ethtool not installed (see apt-packages)"
+	fi
+fi
+
+# Netlink qstats on a real device of this machine (read-only), if any.
+qdev=
+for d in /sys/class/net/*; do
+	d=${d##*/}
+	if "$R" snap -s qstats "$d" >"$T/qsnap" 2>/dev/null; then
+		qdev=$d
+		break
+	fi
+done
+if [ -n "$qdev" ]; then
+	grep -q '^source qstats$' "$T/qsnap" && grep -q '^rx 0 [0-9]' "$T/qsnap"
+	ok "rxq-delta: live netdev qstats snap ($qdev)" $?
+else
+	skip "rxq-delta: live netdev qstats snap" "no device here reports netdev queue stats"
+fi
+
+echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
+[ "$FAILED" -eq 0 ]
