@@ -44,6 +44,7 @@ struct fw_model {
 	u16 fail_opcode;		/* fail the next command with this opcode */
 	u8 fail_status;
 	bool packed_sample_ids;		/* answer queries as pre-GA firmware did */
+	u32 force_sample_id;		/* if set, answer queries with this id */
 	bool sample_disabled;		/* answer queries with sample 0 disabled */
 	struct fw_node nodes[FW_MAX_NODES];
 };
@@ -66,6 +67,7 @@ struct steer_model {
 	struct list_head ftes;
 	unsigned int n_tables, n_ftes;
 	int fail_add;			/* errno of the next mlx5_add_flow_rules() */
+	int fail_table;			/* errno of the next table creation */
 	int ns;				/* stands for the ethtool namespace */
 };
 
@@ -282,6 +284,8 @@ static u8 fw_query(struct fw_model *fw, void *in, int in_size, void *out, int ou
 	memcpy(flex, node->flex, sizeof(node->flex));
 	/* Pre-GA firmware: {sample_id:12, modify_field_id:12, format_select_dw:8} */
 	id = fw->packed_sample_ids ? node->sample_id << 20 | 0x2a << 8 | 0x11 : node->sample_id;
+	if (fw->force_sample_id)
+		id = fw->force_sample_id;
 	for (i = 0; i < MLX5_PARSE_GRAPH_NODE_MAX_SAMPLES; i++) {
 		void *s = MLX5_ADDR_OF(parse_graph_flex, flex, sample_table[i]);
 
@@ -295,8 +299,19 @@ static u8 fw_query(struct fw_model *fw, void *in, int in_size, void *out, int ou
 	return MLX5_CMD_STAT_OK;
 }
 
+static bool fte_uses_sample(const struct mlx5_flow_spec *spec, u8 sample_id)
+{
+	const void *mc = MLX5_ADDR_OF(fte_match_param, spec->match_criteria,
+				      misc_parameters_4);
+
+	return (spec->match_criteria_enable & MLX5_MATCH_MISC_PARAMETERS_4) &&
+	       MLX5_GET(fte_match_set_misc4, mc, prog_sample_field_id_0) == sample_id;
+}
+
 static u8 fw_destroy(struct fw_model *fw, void *in, int in_size, int out_size)
 {
+	struct l4_ctx *ctx = l4_ctx();
+	struct fake_fte *fte;
 	struct fw_node *node;
 	u8 status;
 
@@ -305,6 +320,11 @@ static u8 fw_destroy(struct fw_model *fw, void *in, int in_size, int out_size)
 		return status;
 	if (out_size != MLX5_ST_SZ_BYTES(general_obj_out_cmd_hdr))
 		return MLX5_CMD_STAT_BAD_OUTP_LEN_ERR;
+	/* Flow entries that match the node's sample go first */
+	list_for_each_entry(fte, &ctx->steer.ftes, list)
+		if (fte_uses_sample(&fte->spec, node->sample_id))
+			KUNIT_FAIL(ctx->test, "node of protocol %u destroyed under a flow entry",
+				   node->proto);
 	node->live = false;
 	fw->live--;
 	return MLX5_CMD_STAT_OK;
@@ -315,7 +335,7 @@ static int fw_cmd_do(struct mlx5_core_dev *dev, void *in, int in_size, void *out
 {
 	struct l4_ctx *ctx = l4_ctx();
 	struct fw_model *fw = &ctx->fw;
-	u16 opcode = MLX5_GET(mbox_in, in, opcode);
+	u16 opcode = MLX5_GET(general_obj_in_cmd_hdr, in, opcode);
 	u8 status;
 
 	KUNIT_EXPECT_PTR_EQ(ctx->test, dev, ctx->mdev);
@@ -333,7 +353,7 @@ static int fw_cmd_do(struct mlx5_core_dev *dev, void *in, int in_size, void *out
 	default:
 		fw->others++;
 		KUNIT_FAIL(ctx->test, "unexpected firmware command 0x%x", opcode);
-		MLX5_SET(mbox_out, out, status, MLX5_CMD_STAT_BAD_OP_ERR);
+		MLX5_SET(general_obj_out_cmd_hdr, out, status, MLX5_CMD_STAT_BAD_OP_ERR);
 		return -EREMOTEIO;
 	}
 
@@ -350,8 +370,8 @@ static int fw_cmd_do(struct mlx5_core_dev *dev, void *in, int in_size, void *out
 	}
 
 	if (status) {
-		MLX5_SET(mbox_out, out, status, status);
-		MLX5_SET(mbox_out, out, syndrome, 0x7e57);
+		MLX5_SET(general_obj_out_cmd_hdr, out, status, status);
+		MLX5_SET(general_obj_out_cmd_hdr, out, syndrome, 0x7e57);
 		return -EREMOTEIO;
 	}
 	return 0;
@@ -372,8 +392,15 @@ static struct mlx5_flow_table *
 steer_create_table(struct mlx5_flow_namespace *ns, struct mlx5_flow_table_attr *ft_attr)
 {
 	struct steer_model *steer = &l4_ctx()->steer;
-	struct fake_ft *ft = kzalloc(sizeof(*ft), GFP_KERNEL);
+	struct fake_ft *ft;
+	int err;
 
+	if (steer->fail_table) {
+		err = steer->fail_table;
+		steer->fail_table = 0;
+		return ERR_PTR(err);
+	}
+	ft = kzalloc(sizeof(*ft), GFP_KERNEL);
 	if (!ft)
 		return ERR_PTR(-ENOMEM);
 	ft->prio = ft_attr->prio;
@@ -587,10 +614,48 @@ static void flex_node_create_query_destroy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, MLX5_GET(parse_graph_flow_match_sample, s,
 				       flow_match_sample_offset_mode),
 			MLX5_PARSE_GRAPH_SAMPLE_OFFSET_FIXED);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(parse_graph_flow_match_sample, s,
+				       flow_match_sample_tunnel_mode),
+			MLX5_PARSE_GRAPH_SAMPLE_TUNNEL_FIRST);
 
 	mlx5_flex_node_put(node);
 	KUNIT_EXPECT_EQ(test, ctx->fw.destroys, 1);
 	KUNIT_EXPECT_EQ(test, ctx->fw.live, 0);
+}
+
+/* Older firmware has no offset-mode bit: the node must not set it */
+static void flex_node_offset_mode_cap(struct kunit *test)
+{
+	struct l4_ctx *ctx = test->priv;
+	struct mlx5_flex_node *node;
+
+	MLX5_SET(parse_graph_node_cap, PG_CAP(ctx->mdev), header_length_field_offset_mode, 0);
+	node = node_get(ctx, 146, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(node));
+	KUNIT_EXPECT_EQ(test, MLX5_GET(parse_graph_flex, fw_node_of_proto(&ctx->fw, 146)->flex,
+				       header_length_field_offset_mode), 0);
+	mlx5_flex_node_put(node);
+}
+
+static void flex_node_parsed_protocols(struct kunit *test)
+{
+	static const u8 protos[] = {
+		0, 1, 4, 6, 17, 41, 43, 44, 47, 50, 51, 58, 60, 135, 139, 140,
+	};
+	struct l4_ctx *ctx = test->priv;
+	struct mlx5_flex_node *node;
+	const char *msg;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(protos); i++) {
+		node = node_get(ctx, protos[i], &msg);
+		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR(node), -EOPNOTSUPP, "protocol %u", protos[i]);
+	}
+	node = node_get(ctx, IPPROTO_GRE, &msg);
+	KUNIT_EXPECT_STREQ(test, msg, "GRE (IP protocol 47) belongs to the fixed parser");
+	node = node_get(ctx, IPPROTO_TCP, &msg);
+	KUNIT_EXPECT_STREQ(test, msg, "TCP (IP protocol 6) belongs to the fixed parser");
+	KUNIT_EXPECT_EQ(test, ctx->fw.creates + ctx->fw.queries + ctx->fw.destroys, 0);
 }
 
 static void flex_node_refcount(struct kunit *test)
@@ -806,6 +871,21 @@ static void flex_node_create_limit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ctx->fw.live, 0);
 }
 
+/* A firmware that is not ready is not out of resources */
+static void flex_node_create_not_ready(struct kunit *test)
+{
+	struct l4_ctx *ctx = test->priv;
+	struct mlx5_flex_node *node;
+	const char *msg;
+
+	ctx->fw.fail_opcode = MLX5_CMD_OP_CREATE_GENERAL_OBJECT;
+	ctx->fw.fail_status = MLX5_CMD_STAT_NOT_READY;
+	node = node_get(ctx, 146, &msg);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(node), -EAGAIN);
+	KUNIT_EXPECT_STREQ(test, msg, "Failed to create flex parser node for IP protocol 146");
+	KUNIT_EXPECT_EQ(test, ctx->fw.live, 0);
+}
+
 static void flex_node_query_fails(struct kunit *test)
 {
 	struct l4_ctx *ctx = test->priv;
@@ -834,6 +914,26 @@ static void flex_node_packed_sample_id(struct kunit *test)
 			   "Firmware returned flex sample id 10769, flow rules can match only 0..7");
 	KUNIT_EXPECT_EQ(test, ctx->fw.destroys, 1);
 	KUNIT_EXPECT_EQ(test, ctx->fw.live, 0);
+}
+
+static void flex_node_sample_id_bound(struct kunit *test)
+{
+	struct l4_ctx *ctx = test->priv;
+	struct mlx5_flex_node *node;
+	const char *msg;
+
+	ctx->fw.force_sample_id = 8;
+	node = node_get(ctx, 146, &msg);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(node), -EOPNOTSUPP);
+	KUNIT_EXPECT_STREQ(test, msg,
+			   "Firmware returned flex sample id 8, flow rules can match only 0..7");
+	KUNIT_EXPECT_EQ(test, ctx->fw.live, 0);
+
+	ctx->fw.force_sample_id = 7;
+	node = node_get(ctx, 146, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(node));
+	KUNIT_EXPECT_EQ(test, mlx5_flex_node_sample_id(node), 7);
+	mlx5_flex_node_put(node);
 }
 
 static void flex_node_sample_disabled(struct kunit *test)
@@ -1263,6 +1363,7 @@ static void l4data_firmware_failures(struct kunit *test)
 		MLX5_CMD_OP_CREATE_GENERAL_OBJECT, MLX5_CMD_OP_QUERY_GENERAL_OBJECT,
 	};
 	struct l4_ctx *ctx = test->priv;
+	struct ethtool_rx_flow_spec fs;
 	struct ethtool_rxnfc info;
 	int i;
 
@@ -1281,6 +1382,21 @@ static void l4data_firmware_failures(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, mlx5e_ethtool_get_flow(ctx->priv, &info, 1), 0);
 		KUNIT_EXPECT_EQ(test, info.fs.h_u.usr_ip4_spec.proto, 132);
 	}
+
+	/* A rule with one more field needs a table of its own. When that table
+	 * cannot be created, the node goes and so does the table's count.
+	 */
+	fs = l4_rule(true, 3, 253, 0xff, 1, 0, 2);
+	fs.h_u.usr_ip6_spec.ip6src[0] = htonl(0x20010db8);
+	fs.m_u.usr_ip6_spec.ip6src[0] = htonl(0xffffffff);
+	ctx->steer.fail_table = -ENOMEM;
+	KUNIT_EXPECT_EQ(test, l4_add(ctx, fs), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, ctx->fw.live, 1);
+	KUNIT_EXPECT_EQ(test, l4_num_rules(ctx), 1);
+	KUNIT_ASSERT_EQ(test, l4_add(ctx, fs), 0);
+	KUNIT_EXPECT_EQ(test, ctx->steer.n_tables, 2);
+	KUNIT_EXPECT_EQ(test, mlx5e_ethtool_flow_remove(ctx->priv, 3), 0);
+	KUNIT_EXPECT_EQ(test, ctx->steer.n_tables, 1);
 
 	/* The flow entry fails: the new rule's node and table go with it */
 	ctx->steer.fail_add = -ENOMEM;
@@ -1431,6 +1547,10 @@ static bool fte_matches(const struct fake_fte *fte, const struct pkt_fields *f)
 	if (enable & MLX5_MATCH_MISC_PARAMETERS_4) {
 		/* Slot 0 names a sample; the sample must exist to match */
 		mask = MLX5_GET(fte_match_set_misc4, mc, prog_sample_field_value_0);
+		/* Software steering builds the matcher from the id in the mask */
+		if (MLX5_GET(fte_match_set_misc4, mc, prog_sample_field_id_0) !=
+		    MLX5_GET(fte_match_set_misc4, mv, prog_sample_field_id_0))
+			return false;
 		if (!f->sampled ||
 		    f->sample_id != MLX5_GET(fte_match_set_misc4, mv, prog_sample_field_id_0) ||
 		    (f->sample & mask) != MLX5_GET(fte_match_set_misc4, mv,
@@ -1575,6 +1695,8 @@ static struct kunit_case l4_test_cases[] = {
 	KUNIT_CASE(prm_layouts),
 	KUNIT_CASE(fw_model_rejects_malformed),
 	KUNIT_CASE(flex_node_create_query_destroy),
+	KUNIT_CASE(flex_node_offset_mode_cap),
+	KUNIT_CASE(flex_node_parsed_protocols),
 	KUNIT_CASE(flex_node_refcount),
 	KUNIT_CASE(flex_node_several_protocols),
 	KUNIT_CASE(flex_node_out_of_parsers),
@@ -1582,8 +1704,10 @@ static struct kunit_case l4_test_cases[] = {
 	KUNIT_CASE_PARAM(flex_node_capability_absent, cap_gen_params),
 	KUNIT_CASE(flex_node_create_fails),
 	KUNIT_CASE(flex_node_create_limit),
+	KUNIT_CASE(flex_node_create_not_ready),
 	KUNIT_CASE(flex_node_query_fails),
 	KUNIT_CASE(flex_node_packed_sample_id),
+	KUNIT_CASE(flex_node_sample_id_bound),
 	KUNIT_CASE(flex_node_sample_disabled),
 	KUNIT_CASE(flex_node_destroy_fails),
 	KUNIT_CASE(flex_node_cycles),

@@ -35,13 +35,67 @@ struct mlx5_flex_parser {
 	struct list_head nodes;
 };
 
-static int mlx5_flex_node_supported(struct mlx5_core_dev *mdev,
+/* Protocols the fixed parser handles. A node for one of them would replace
+ * that handling: with a node on GRE, the inner RSS of all GRE traffic
+ * collapsed onto one queue on a BlueField-3. The IP node compares the IPv4
+ * protocol and the IPv6 next header alike, so IPv6 extension headers count
+ * for IPv4 too.
+ */
+static const char *mlx5_flex_parsed_proto(u8 ip_proto)
+{
+	switch (ip_proto) {
+	case IPPROTO_HOPOPTS:
+		return "IPv6 hop-by-hop options";
+	case IPPROTO_ICMP:
+		return "ICMP";
+	case IPPROTO_IPIP:
+		return "IPIP";
+	case IPPROTO_TCP:
+		return "TCP";
+	case IPPROTO_UDP:
+		return "UDP";
+	case IPPROTO_IPV6:
+		return "IPv6 in IP";
+	case IPPROTO_ROUTING:
+		return "IPv6 routing header";
+	case IPPROTO_FRAGMENT:
+		return "IPv6 fragment header";
+	case IPPROTO_GRE:
+		return "GRE";
+	case IPPROTO_ESP:
+		return "ESP";
+	case IPPROTO_AH:
+		return "AH";
+	case IPPROTO_ICMPV6:
+		return "ICMPv6";
+	case IPPROTO_DSTOPTS:
+		return "IPv6 destination options";
+	case IPPROTO_MH:
+		return "IPv6 mobility header";
+	case 139: /* Host Identity Protocol, an IPv6 extension header */
+		return "HIP";
+	case 140: /* Shim6, an IPv6 extension header */
+		return "Shim6";
+	default:
+		return NULL;
+	}
+}
+
+static int mlx5_flex_node_supported(struct mlx5_core_dev *mdev, u8 ip_proto,
 				    struct netlink_ext_ack *extack)
 {
+	const char *parsed = mlx5_flex_parsed_proto(ip_proto);
+
+	if (parsed) {
+		NL_SET_ERR_MSG_FMT(extack, "%s (IP protocol %u) belongs to the fixed parser",
+				   parsed, ip_proto);
+		return -EOPNOTSUPP;
+	}
+
 	if (!(MLX5_CAP_GEN_64(mdev, general_obj_types) &
 	      MLX5_GENERAL_OBJ_TYPES_CAP_FLEX_PARSE_GRAPH)) {
 		NL_SET_ERR_MSG(extack,
-				   "Device has no programmable flex parser (firmware setting PROG_PARSE_GRAPH)");
+			       "Device has no programmable flex parser (firmware setting PROG_PARSE_GRAPH)");
 		return -EOPNOTSUPP;
 	}
 
@@ -53,7 +107,7 @@ static int mlx5_flex_node_supported(struct mlx5_core_dev *mdev,
 	    MLX5_CAP_PARSE_GRAPH_NODE(mdev, max_base_header_length) <
 	    MLX5_FLEX_NODE_HDR_LEN) {
 		NL_SET_ERR_MSG(extack,
-				   "Flex parser cannot add a fixed-length node after the IP header");
+			       "Flex parser cannot add a fixed-length node after the IP header");
 		return -EOPNOTSUPP;
 	}
 
@@ -68,11 +122,13 @@ static int mlx5_flex_node_supported(struct mlx5_core_dev *mdev,
 	return 0;
 }
 
+/* Returns -ENOSPC when the firmware has no flex parser or sample field left */
 static int mlx5_flex_node_create(struct mlx5_core_dev *mdev, u8 ip_proto, u32 *obj_id)
 {
 	u32 out[MLX5_ST_SZ_DW(general_obj_out_cmd_hdr)] = {};
 	u32 in[MLX5_ST_SZ_DW(create_flex_parse_graph_in)] = {};
 	void *hdr, *flex, *sample, *arc;
+	u8 status;
 	int err;
 
 	hdr = MLX5_ADDR_OF(create_flex_parse_graph_in, in, hdr);
@@ -97,9 +153,12 @@ static int mlx5_flex_node_create(struct mlx5_core_dev *mdev, u8 ip_proto, u32 *o
 	MLX5_SET(parse_graph_arc, arc, arc_parse_graph_node, MLX5_PARSE_GRAPH_ARC_NODE_IP);
 	MLX5_SET(parse_graph_arc, arc, compare_condition_value, ip_proto);
 
-	err = mlx5_cmd_exec(mdev, in, sizeof(in), out, sizeof(out));
+	err = mlx5_cmd_do(mdev, in, sizeof(in), out, sizeof(out));
+	status = MLX5_GET(general_obj_out_cmd_hdr, out, status);
+	err = mlx5_cmd_check(mdev, err, in, out);
 	if (err)
-		return err;
+		return status == MLX5_CMD_STAT_NO_RES_ERR ||
+		       status == MLX5_CMD_STAT_LIM_ERR ? -ENOSPC : err;
 
 	*obj_id = MLX5_GET(general_obj_out_cmd_hdr, out, obj_id);
 	return 0;
@@ -130,16 +189,21 @@ static int mlx5_flex_node_query_sample(struct mlx5_core_dev *mdev, u32 obj_id,
 	return 0;
 }
 
-static void mlx5_flex_node_destroy(struct mlx5_core_dev *mdev, u32 obj_id)
+static void mlx5_flex_node_destroy(struct mlx5_core_dev *mdev, u32 obj_id, u8 ip_proto)
 {
 	u32 out[MLX5_ST_SZ_DW(general_obj_out_cmd_hdr)] = {};
 	u32 in[MLX5_ST_SZ_DW(general_obj_in_cmd_hdr)] = {};
+	int err;
 
 	MLX5_SET(general_obj_in_cmd_hdr, in, opcode, MLX5_CMD_OP_DESTROY_GENERAL_OBJECT);
 	MLX5_SET(general_obj_in_cmd_hdr, in, obj_type, MLX5_OBJ_TYPE_FLEX_PARSE_GRAPH);
 	MLX5_SET(general_obj_in_cmd_hdr, in, obj_id, obj_id);
 
-	mlx5_cmd_exec(mdev, in, sizeof(in), out, sizeof(out));
+	err = mlx5_cmd_exec(mdev, in, sizeof(in), out, sizeof(out));
+	if (err)
+		mlx5_core_warn(mdev,
+			       "flex parser node 0x%x for IP protocol %u was not destroyed (%d), its parser stays in use until firmware reset\n",
+			       obj_id, ip_proto, err);
 }
 
 static struct mlx5_flex_node *
@@ -151,7 +215,7 @@ mlx5_flex_node_add(struct mlx5_flex_parser *fp, u8 ip_proto,
 	u32 sample_id;
 	int err;
 
-	err = mlx5_flex_node_supported(mdev, extack);
+	err = mlx5_flex_node_supported(mdev, ip_proto, extack);
 	if (err)
 		return ERR_PTR(err);
 
@@ -160,34 +224,29 @@ mlx5_flex_node_add(struct mlx5_flex_parser *fp, u8 ip_proto,
 		return ERR_PTR(-ENOMEM);
 
 	err = mlx5_flex_node_create(mdev, ip_proto, &node->obj_id);
+	if (err == -ENOSPC) {
+		NL_SET_ERR_MSG_FMT(extack, "No free flex parser for IP protocol %u",
+				   ip_proto);
+		goto err_free;
+	}
 	if (err) {
-		/* The firmware answers "no resources" once its flex parsers
-		 * or its programmable samples are all in use.
-		 */
-		if (err == -EAGAIN || err == -ENOMEM) {
-			NL_SET_ERR_MSG_FMT(extack,
-					       "No free flex parser for IP protocol %u",
-					       ip_proto);
-			err = -ENOSPC;
-		} else {
-			NL_SET_ERR_MSG_FMT(extack,
-					       "Failed to create flex parser node for IP protocol %u",
-					       ip_proto);
-		}
+		NL_SET_ERR_MSG_FMT(extack,
+				   "Failed to create flex parser node for IP protocol %u",
+				   ip_proto);
 		goto err_free;
 	}
 
 	err = mlx5_flex_node_query_sample(mdev, node->obj_id, &sample_id);
 	if (err) {
 		NL_SET_ERR_MSG_FMT(extack,
-				       "Failed to query flex parser node for IP protocol %u",
-				       ip_proto);
+				   "Failed to query flex parser node for IP protocol %u",
+				   ip_proto);
 		goto err_destroy;
 	}
 	if (sample_id >= MLX5_FLEX_NUM_SAMPLE_IDS) {
 		NL_SET_ERR_MSG_FMT(extack,
-				       "Firmware returned flex sample id %u, flow rules can match only 0..%u",
-				       sample_id, MLX5_FLEX_NUM_SAMPLE_IDS - 1);
+				   "Firmware returned flex sample id %u, flow rules can match only 0..%u",
+				   sample_id, MLX5_FLEX_NUM_SAMPLE_IDS - 1);
 		err = -EOPNOTSUPP;
 		goto err_destroy;
 	}
@@ -200,7 +259,7 @@ mlx5_flex_node_add(struct mlx5_flex_parser *fp, u8 ip_proto,
 	return node;
 
 err_destroy:
-	mlx5_flex_node_destroy(mdev, node->obj_id);
+	mlx5_flex_node_destroy(mdev, node->obj_id, ip_proto);
 err_free:
 	kfree(node);
 	return ERR_PTR(err);
@@ -214,8 +273,9 @@ err_free:
  *
  * The first reference creates the node in firmware and reads its sample id.
  *
- * Return: the node, or an ERR_PTR: -EOPNOTSUPP when the device cannot do it,
- * -ENOSPC when the firmware has no free flex parser, or the command's error.
+ * Return: the node, or an ERR_PTR: -EOPNOTSUPP for a protocol the fixed
+ * parser handles or a device that cannot do it, -ENOSPC when the firmware has
+ * no free flex parser, or the command's error.
  */
 struct mlx5_flex_node *mlx5_flex_node_get(struct mlx5_flex_parser *fp, u8 ip_proto,
 					  struct netlink_ext_ack *extack)
@@ -255,7 +315,7 @@ void mlx5_flex_node_put(struct mlx5_flex_node *node)
 	mutex_lock(&fp->lock);
 	if (!--node->refcount) {
 		list_del(&node->list);
-		mlx5_flex_node_destroy(fp->mdev, node->obj_id);
+		mlx5_flex_node_destroy(fp->mdev, node->obj_id, node->ip_proto);
 		kfree(node);
 	}
 	mutex_unlock(&fp->lock);
@@ -290,7 +350,7 @@ void mlx5_flex_parser_destroy(struct mlx5_flex_parser *fp)
 	list_for_each_entry_safe(node, tmp, &fp->nodes, list) {
 		mlx5_core_warn(fp->mdev, "flex parser node for IP protocol %u still has %u users\n",
 			       node->ip_proto, node->refcount);
-		mlx5_flex_node_destroy(fp->mdev, node->obj_id);
+		mlx5_flex_node_destroy(fp->mdev, node->obj_id, node->ip_proto);
 		list_del(&node->list);
 		kfree(node);
 	}
