@@ -13,15 +13,23 @@
 
 const char *prog = "flexl4";
 
+/* "prog: message" on stderr, then the tail */
+static void vmsg(const char *fmt, va_list ap, const char *tail)
+{
+	fprintf(stderr, "%s: ", prog);
+	vfprintf(stderr, fmt, ap);
+	fputs(tail, stderr);
+}
+
 void usage_err(const char *fmt, ...)
 {
+	char tail[64];
 	va_list ap;
 
-	fprintf(stderr, "%s: ", prog);
+	snprintf(tail, sizeof(tail), " (see %s --help)\n", prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmsg(fmt, ap, tail);
 	va_end(ap);
-	fprintf(stderr, " (see %s --help)\n", prog);
 	exit(EXIT_USAGE);
 }
 
@@ -29,11 +37,9 @@ void die(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmsg(fmt, ap, "\n");
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(1);
 }
 
@@ -41,11 +47,9 @@ void warnx(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmsg(fmt, ap, "\n");
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 bool parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)

@@ -336,14 +336,20 @@ static bool is_pow2(uint32_t v)
 	return v && !(v & (v - 1));
 }
 
-static int table_has_queue(const struct rsspick_rss *rss, uint32_t queue)
+/* A query is valid for this configuration, and its queue is in the table */
+static int check_query(const struct rsspick_rss *rss, const struct rsspick_tuple *t,
+		       uint32_t queue)
 {
 	uint32_t j;
+	int err;
 
+	err = rsspick_check(rss, t->family);
+	if (err)
+		return err;
 	for (j = 0; j < rss->indir_size; j++)
 		if (rss->indir[j] == queue)
-			return 1;
-	return 0;
+			return 0;
+	return -RSSPICK_ENOQUEUE;
 }
 
 static int solve_affine(const struct rsspick_rss *rss,
@@ -457,11 +463,9 @@ int rsspick_solve(const struct rsspick_rss *rss,
 	if (!t || !out)
 		return -RSSPICK_EINVAL;
 	*out = NULL;
-	err = rsspick_check(rss, t->family);
+	err = check_query(rss, t, queue);
 	if (err)
 		return err;
-	if (!table_has_queue(rss, queue))
-		return -RSSPICK_ENOQUEUE;
 	err = port_model_init(rss, t, &pm);
 	if (err)
 		return err;
@@ -777,11 +781,9 @@ int rsspick_brute(const struct rsspick_rss *rss,
 
 	if (!t || !bm)
 		return -RSSPICK_EINVAL;
-	err = rsspick_check(rss, t->family);
+	err = check_query(rss, t, queue);
 	if (err)
 		return err;
-	if (!table_has_queue(rss, queue))
-		return -RSSPICK_ENOQUEUE;
 
 	memset(bm, 0, RSSPICK_BITMAP_WORDS * sizeof(*bm));
 	ft = *t;
