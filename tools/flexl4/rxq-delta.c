@@ -10,20 +10,16 @@
 #include <errno.h>
 #include <getopt.h>
 #include <linux/ethtool.h>
-#include <linux/genetlink.h>
-#include <linux/netlink.h>
-#include <linux/sockios.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "common.h"
+#include "genl.h"
 
 /* From include/uapi/linux/netdev.h (not in older libc headers). */
 #define NETDEV_CMD_QSTATS_GET		12
@@ -46,6 +42,7 @@ static const char help_text[] =
 "SYNOPSIS\n"
 "    rxq-delta snap DEV [--source auto|qstats|ethtool]\n"
 "    rxq-delta snap --ethtool-file FILE [--dev NAME]\n"
+"    rxq-delta snap --qstats-file FILE [--dev NAME]\n"
 "    rxq-delta diff [--json] BEFORE AFTER\n"
 "    rxq-delta watch DEV [--json] [--source S] [--time SEC | -- CMD [ARG...]]\n"
 "\n"
@@ -68,7 +65,9 @@ static const char help_text[] =
 "    -s, --source S         auto (default), qstats or ethtool\n"
 "    -f, --ethtool-file F   snap: parse recorded 'ethtool -S DEV' output\n"
 "                           from F ('-' = stdin) instead of asking a device\n"
-"    -d, --dev NAME         snap -f: device name to record (default: file)\n"
+"    -Q, --qstats-file F    snap: parse a recorded netdev qstats-get dump\n"
+"                           (the raw netlink reply bytes) from F\n"
+"    -d, --dev NAME         snap -f/-Q: device name to record (default: file)\n"
 "    -j, --json             diff/watch: print one JSON object\n"
 "    -t, --time SEC         watch: interval when no CMD is given (default 1)\n"
 "    -h, --help             show this text\n"
@@ -103,165 +102,82 @@ struct snap {
 	double time;		/* wall clock seconds, 0 = unknown */
 	bool have[MAX_QUEUES];
 	uint64_t rx[MAX_QUEUES];
+	int nq;			/* queues seen by qstats_cb() */
 };
 
 /* ---- netdev netlink (qstats) ---------------------------------------- */
 
-struct nlreq {
-	struct nlmsghdr nh;
-	struct genlmsghdr gh;
-	char attrs[64];
-};
-
-static void put_attr(struct nlreq *r, uint16_t type, const void *data,
-		     uint16_t len)
-{
-	struct nlattr *a = (struct nlattr *)((char *)r + r->nh.nlmsg_len);
-
-	a->nla_type = type;
-	a->nla_len = NLA_HDRLEN + len;
-	memcpy((char *)a + NLA_HDRLEN, data, len);
-	r->nh.nlmsg_len += NLA_ALIGN(a->nla_len);
-}
-
+/* A netlink "uint": 4 or 8 bytes. */
 static uint64_t attr_uint(const struct nlattr *a)
 {
-	const void *p = (const char *)a + NLA_HDRLEN;
-	uint64_t v64;
-	uint32_t v32;
-
-	if (a->nla_len - NLA_HDRLEN >= 8) {
-		memcpy(&v64, p, 8);
-		return v64;
-	}
-	memcpy(&v32, p, 4);
-	return v32;
+	if (mnl_attr_get_payload_len(a) == 8)
+		return mnl_attr_get_u64(a);
+	return mnl_attr_get_payload_len(a) == 4 ? mnl_attr_get_u32(a) : ~0ULL;
 }
 
-typedef void (*nl_cb)(const struct nlattr *attrs, int len, void *arg);
-
-/*
- * Send request r on fd and hand every reply message's attributes to cb.
- * Returns 0 or a negative errno from the kernel.
- */
-static int nl_talk(int fd, struct nlreq *r, nl_cb cb, void *arg)
+/* One qstats-get message: the packets of one RX queue. */
+static int qstats_cb(const struct nlmsghdr *nh, void *arg)
 {
-	static char buf[65536];
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
-
-	if (sendto(fd, r, r->nh.nlmsg_len, 0, (struct sockaddr *)&sa,
-		   sizeof(sa)) < 0)
-		return -errno;
-	for (;;) {
-		ssize_t n = recv(fd, buf, sizeof(buf), 0);
-		struct nlmsghdr *nh = (struct nlmsghdr *)buf;
-
-		if (n < 0)
-			return -errno;
-		for (; NLMSG_OK(nh, n); nh = NLMSG_NEXT(nh, n)) {
-			/* A dump's error, if any, rides in NLMSG_DONE. */
-			if (nh->nlmsg_type == NLMSG_DONE) {
-				int err = 0;
-
-				if (nh->nlmsg_len >= NLMSG_LENGTH(sizeof(err)))
-					memcpy(&err, NLMSG_DATA(nh), sizeof(err));
-				return err;
-			}
-			if (nh->nlmsg_type == NLMSG_ERROR) {
-				struct nlmsgerr *e = NLMSG_DATA(nh);
-
-				return e->error;
-			}
-			cb((struct nlattr *)((char *)NLMSG_DATA(nh) +
-					     GENL_HDRLEN),
-			   nh->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN, arg);
-			if (!(nh->nlmsg_flags & NLM_F_MULTI))
-				return 0;
-		}
-	}
-}
-
-#define for_each_attr(a, attrs, len)					\
-	for (a = attrs; (len) >= (int)sizeof(*a) &&			\
-	     a->nla_len >= sizeof(*a) && a->nla_len <= (len);		\
-	     len -= NLA_ALIGN(a->nla_len),				\
-	     a = (const struct nlattr *)((const char *)a + NLA_ALIGN(a->nla_len)))
-
-static void family_cb(const struct nlattr *attrs, int len, void *arg)
-{
-	const struct nlattr *a;
-
-	for_each_attr(a, attrs, len)
-		if ((a->nla_type & NLA_TYPE_MASK) == CTRL_ATTR_FAMILY_ID)
-			memcpy(arg, (const char *)a + NLA_HDRLEN, 2);
-}
-
-static void qstats_cb(const struct nlattr *attrs, int len, void *arg)
-{
+	const struct nlattr *tb[NETDEV_A_QSTATS_RX_PACKETS + 1] = { NULL };
 	struct snap *s = arg;
-	uint64_t type = ~0ULL, queue = ~0ULL, packets = 0;
-	bool have_packets = false;
-	const struct nlattr *a;
+	uint64_t queue;
 
-	for_each_attr(a, attrs, len) {
-		switch (a->nla_type & NLA_TYPE_MASK) {
-		case NETDEV_A_QSTATS_QUEUE_TYPE:
-			type = attr_uint(a);
-			break;
-		case NETDEV_A_QSTATS_QUEUE_ID:
-			queue = attr_uint(a);
-			break;
-		case NETDEV_A_QSTATS_RX_PACKETS:
-			packets = attr_uint(a);
-			have_packets = true;
-			break;
-		}
-	}
-	if (type == NETDEV_QUEUE_TYPE_RX && queue < MAX_QUEUES &&
-	    have_packets) {
+	genl_attrs(nh, tb, NETDEV_A_QSTATS_RX_PACKETS);
+	if (!tb[NETDEV_A_QSTATS_QUEUE_TYPE] || !tb[NETDEV_A_QSTATS_QUEUE_ID] ||
+	    !tb[NETDEV_A_QSTATS_RX_PACKETS] ||
+	    attr_uint(tb[NETDEV_A_QSTATS_QUEUE_TYPE]) != NETDEV_QUEUE_TYPE_RX)
+		return MNL_CB_OK;
+	queue = attr_uint(tb[NETDEV_A_QSTATS_QUEUE_ID]);
+	if (queue < MAX_QUEUES) {
+		s->nq += !s->have[queue];
 		s->have[queue] = true;
-		s->rx[queue] = packets;
+		s->rx[queue] = attr_uint(tb[NETDEV_A_QSTATS_RX_PACKETS]);
 	}
+	return MNL_CB_OK;
 }
 
 /* Returns the number of queues found, or a negative errno. */
 static int read_qstats(const char *dev, struct snap *s)
 {
-	uint32_t ifindex = if_nametoindex(dev);
-	uint32_t scope = NETDEV_QSTATS_SCOPE_QUEUE;
-	struct nlreq r = {};
-	uint16_t family = 0;
-	int fd, err, n = 0;
+	struct nlmsghdr *nh;
+	uint16_t family;
+	struct genl g;
+	int err;
 
-	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
-	if (fd < 0)
-		return -errno;
-	r.nh.nlmsg_len = NLMSG_HDRLEN + GENL_HDRLEN;
-	r.nh.nlmsg_type = GENL_ID_CTRL;
-	r.nh.nlmsg_flags = NLM_F_REQUEST;
-	r.gh.cmd = CTRL_CMD_GETFAMILY;
-	r.gh.version = 1;
-	put_attr(&r, CTRL_ATTR_FAMILY_NAME, "netdev", 7);
-	err = nl_talk(fd, &r, family_cb, &family);
-	if (err || !family) {
-		close(fd);
-		return err ? err : -ENOENT;
+	err = genl_open(&g, "netdev", &family);
+	if (!err) {
+		nh = genl_req(&g, family, NLM_F_DUMP, NETDEV_CMD_QSTATS_GET, 1);
+		mnl_attr_put_u32(nh, NETDEV_A_QSTATS_IFINDEX, if_nametoindex(dev));
+		mnl_attr_put_u32(nh, NETDEV_A_QSTATS_SCOPE,
+				 NETDEV_QSTATS_SCOPE_QUEUE);
+		err = genl_talk(&g, nh, qstats_cb, s);
 	}
-	memset(&r, 0, sizeof(r));
-	r.nh.nlmsg_len = NLMSG_HDRLEN + GENL_HDRLEN;
-	r.nh.nlmsg_type = family;
-	r.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	r.gh.cmd = NETDEV_CMD_QSTATS_GET;
-	r.gh.version = 1;
-	put_attr(&r, NETDEV_A_QSTATS_IFINDEX, &ifindex, 4);
-	put_attr(&r, NETDEV_A_QSTATS_SCOPE, &scope, 4);
-	err = nl_talk(fd, &r, qstats_cb, s);
-	close(fd);
-	if (err)
-		return err;
-	for (int q = 0; q < MAX_QUEUES; q++)
-		n += s->have[q];
-	return n;
+	genl_close(&g);
+	return err ? err : s->nq;
+}
+
+static const char *qstats_why(int err)
+{
+	return err == -EOPNOTSUPP ? "not supported by the driver" :
+	       err ? strerror(-err) : "no RX queues reported";
+}
+
+/* Recorded qstats-get dump: the raw netlink bytes the kernel answered. */
+static void read_qstats_file(const char *path, struct snap *s)
+{
+	static char buf[1 << 20];
+	struct genl g = { .dump = true };
+	FILE *f = fopen(path, "rb");
+	int r;
+
+	if (!f)
+		die("%s: %s", path, strerror(errno));
+	r = genl_run(buf, fread(buf, 1, sizeof(buf), f), &g, qstats_cb, s);
+	fclose(f);
+	if (r || !s->nq)
+		die("%s: netdev qstats: %s", path, r > 0 ?
+		    "reply ends before NLMSG_DONE" : qstats_why(-g.err));
+	snprintf(s->source, sizeof(s->source), "qstats");
 }
 
 /* ---- ethtool statistics --------------------------------------------- */
@@ -280,25 +196,12 @@ static int rx_queue_of(const char *name)
 	return -1;
 }
 
-static int ethtool_ioctl(int fd, const char *dev, void *data)
-{
-	struct ifreq ifr = {};
-
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", dev);
-	ifr.ifr_data = data;
-	return ioctl(fd, SIOCETHTOOL, &ifr);
-}
-
 static void driver_name(const char *dev, char *buf, size_t len)
 {
 	struct ethtool_drvinfo info = { .cmd = ETHTOOL_GDRVINFO };
-	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 
-	snprintf(buf, len, "unknown");
-	if (fd >= 0 && !ethtool_ioctl(fd, dev, &info) && info.driver[0])
-		snprintf(buf, len, "%s", info.driver);
-	if (fd >= 0)
-		close(fd);
+	snprintf(buf, len, "%s", !ethtool_ioctl(dev, &info) && info.driver[0] ?
+		 info.driver : "unknown");
 }
 
 /* Returns the number of queues found, or a negative errno. */
@@ -311,16 +214,12 @@ static int read_ethtool(const char *dev, struct snap *s)
 			    .sset_mask = 1ULL << ETH_SS_STATS } };
 	struct ethtool_gstrings *strs = NULL;
 	struct ethtool_stats *stats = NULL;
-	int fd, n = 0, err = 0;
+	int n = 0, err;
 	uint32_t cnt;
 
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	if (ethtool_ioctl(fd, dev, &sset) < 0) {
-		err = -errno;
-		goto out;
-	}
+	err = -ethtool_ioctl(dev, &sset);
+	if (err)
+		return err;
 	cnt = sset.hdr.sset_mask ? sset.len : 0;
 	strs = calloc(1, sizeof(*strs) + (size_t)cnt * ETH_GSTRING_LEN);
 	stats = calloc(1, sizeof(*stats) + (size_t)cnt * sizeof(uint64_t));
@@ -331,11 +230,9 @@ static int read_ethtool(const char *dev, struct snap *s)
 	strs->len = cnt;
 	stats->cmd = ETHTOOL_GSTATS;
 	stats->n_stats = cnt;
-	if (cnt && (ethtool_ioctl(fd, dev, strs) < 0 ||
-		    ethtool_ioctl(fd, dev, stats) < 0)) {
-		err = -errno;
+	if (cnt && ((err = -ethtool_ioctl(dev, strs)) ||
+		    (err = -ethtool_ioctl(dev, stats))))
 		goto out;
-	}
 	for (uint32_t k = 0; k < cnt; k++) {
 		char name[ETH_GSTRING_LEN + 1] = {};
 		int q;
@@ -351,7 +248,6 @@ static int read_ethtool(const char *dev, struct snap *s)
 out:
 	free(strs);
 	free(stats);
-	close(fd);
 	return err ? err : n;
 }
 
@@ -416,9 +312,7 @@ static void take_snap(const char *dev, const char *source, struct snap *s)
 	die("%s (driver %s) has no per-queue RX packet counters: %s%s%s%s%s",
 	    dev, drv,
 	    strcmp(source, "ethtool") ? "netdev qstats: " : "",
-	    strcmp(source, "ethtool") ?
-		(qerr == -EOPNOTSUPP ? "not supported by the driver" :
-		 qerr ? strerror(-qerr) : "no RX queues reported") : "",
+	    strcmp(source, "ethtool") ? qstats_why(qerr) : "",
 	    !strcmp(source, "auto") ? "; " : "",
 	    strcmp(source, "qstats") ? "ethtool -S: " : "",
 	    strcmp(source, "qstats") ?
@@ -588,13 +482,15 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "source", required_argument, NULL, 's' },
 		{ "ethtool-file", required_argument, NULL, 'f' },
+		{ "qstats-file", required_argument, NULL, 'Q' },
 		{ "dev", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "time", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *source = "auto", *efile = NULL, *dev = NULL, *cmd;
+	const char *source = "auto", *efile = NULL, *qfile = NULL, *dev = NULL;
+	const char *cmd;
 	static struct snap a, b;
 	bool json = false, have_time = false;
 	double secs = 1;
@@ -622,7 +518,7 @@ int main(int argc, char **argv)
 	}
 	opterr = 0;
 	optind = 2;
-	while ((c = getopt_long(nopt, argv, ":s:f:d:jt:h", longopts,
+	while ((c = getopt_long(nopt, argv, ":s:f:Q:d:jt:h", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 's':
@@ -634,6 +530,9 @@ int main(int argc, char **argv)
 			break;
 		case 'f':
 			efile = optarg;
+			break;
+		case 'Q':
+			qfile = optarg;
 			break;
 		case 'd':
 			if (!*optarg || strlen(optarg) > 63 || strchr(optarg, ' '))
@@ -665,15 +564,21 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "snap")) {
 		if (json || have_time)
 			usage_err("snap takes no --json or --time");
-		if (efile) {
+		if (efile && qfile)
+			usage_err("give either --ethtool-file or --qstats-file");
+		if (efile || qfile) {
 			if (argc)
-				usage_err("snap --ethtool-file takes no device argument");
+				usage_err("snap --%s-file takes no device argument",
+					  efile ? "ethtool" : "qstats");
 			memset(&a, 0, sizeof(a));
 			snprintf(a.dev, sizeof(a.dev), "%s", dev ? dev : "file");
-			read_ethtool_file(efile, &a);
+			if (efile)
+				read_ethtool_file(efile, &a);
+			else
+				read_qstats_file(qfile, &a);
 		} else {
 			if (dev)
-				usage_err("--dev is only for snap --ethtool-file");
+				usage_err("--dev is only for snap --ethtool-file or --qstats-file");
 			if (argc != 1)
 				usage_err("snap needs exactly one device");
 			take_snap(argv[0], source, &a);
@@ -681,8 +586,8 @@ int main(int argc, char **argv)
 		write_snap(stdout, &a);
 		return 0;
 	}
-	if (efile || dev)
-		usage_err("--ethtool-file and --dev are only for snap");
+	if (efile || qfile || dev)
+		usage_err("--ethtool-file, --qstats-file and --dev are only for snap");
 	if (rest && strcmp(cmd, "watch"))
 		usage_err("'--' is only for watch");
 	if (!strcmp(cmd, "diff")) {

@@ -12,13 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 #include <net/if.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <linux/ethtool.h>
-#include <linux/genetlink.h>
-#include <linux/netlink.h>
-#include <linux/sockios.h>
 
+#include "genl.h"
 #include "rsspick.h"
 #include "rsssrc.h"
 
@@ -38,12 +35,8 @@
 #define ETHNL_A_RSS_HKEY	5
 #define ETHNL_A_RSS_INPUT_XFRM	6
 
-#define NL_BUF_SIZE		(256 * 1024)
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
+static __attribute__((format(printf, 3, 4)))
+int fail(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -551,311 +544,149 @@ bad_line:
 
 /* ---- netlink ---- */
 
-struct nlbuf {
-	uint8_t *b;
-	size_t len;
-	size_t cap;
-};
-
-static void *nl_put(struct nlbuf *m, size_t len)
+/* Copies of the table and key into @c, and names for hfunc and xfrm. */
+static int conf_fill(struct rss_conf *c, const void *indir, uint32_t n,
+		     const void *key, size_t klen)
 {
-	void *p = m->b + m->len;
+	int i;
 
-	if (m->len + NLMSG_ALIGN(len) > m->cap)
-		return NULL;
-	memset(p, 0, NLMSG_ALIGN(len));
-	m->len += NLMSG_ALIGN(len);
-	return p;
-}
-
-static struct nlattr *nla_put(struct nlbuf *m, uint16_t type,
-			      const void *data, size_t len)
-{
-	struct nlattr *a = nl_put(m, NLA_HDRLEN + len);
-
-	if (!a)
-		return NULL;
-	a->nla_type = type;
-	a->nla_len = NLA_HDRLEN + len;
-	if (len)
-		memcpy((uint8_t *)a + NLA_HDRLEN, data, len);
-	return a;
-}
-
-static void nl_msg_start(struct nlbuf *m, uint16_t type, uint8_t cmd,
-			 uint8_t version)
-{
-	struct nlmsghdr *nh;
-	struct genlmsghdr *gh;
-
-	m->len = 0;
-	nh = nl_put(m, NLMSG_HDRLEN);
-	nh->nlmsg_type = type;
-	nh->nlmsg_flags = NLM_F_REQUEST;
-	nh->nlmsg_seq = 1;
-	gh = nl_put(m, GENL_HDRLEN);
-	gh->cmd = cmd;
-	gh->version = version;
-}
-
-/* Send the message in @m and receive the reply into @m. */
-static int nl_transact(int fd, struct nlbuf *m, int *nlerr, char *ext,
-		       size_t extlen)
-{
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
-	struct nlmsghdr *nh = (struct nlmsghdr *)m->b;
-	ssize_t r;
-
-	nh->nlmsg_len = m->len;
-	*nlerr = 0;
-	if (ext && extlen)
-		ext[0] = '\0';
-	if (sendto(fd, m->b, m->len, 0, (struct sockaddr *)&sa,
-		   sizeof(sa)) < 0) {
-		*nlerr = errno;
+	c->indir = n ? malloc(n * 4) : NULL;
+	c->key = klen ? malloc(klen) : NULL;
+	if ((n && !c->indir) || (klen && !c->key))
 		return -1;
-	}
-	r = recv(fd, m->b, m->cap, MSG_TRUNC);
-	if (r < 0) {
-		*nlerr = errno;
-		return -1;
-	}
-	if ((size_t)r > m->cap) {
-		*nlerr = EMSGSIZE;
-		return -1;
-	}
-	m->len = r;
-	if (!NLMSG_OK(nh, (size_t)r)) {
-		*nlerr = EPROTO;
-		return -1;
-	}
-	if (nh->nlmsg_type == NLMSG_ERROR) {
-		struct nlmsgerr *e = NLMSG_DATA(nh);
-		size_t off;
-
-		if (nh->nlmsg_len < NLMSG_LENGTH(sizeof(*e))) {
-			*nlerr = EPROTO;
-			return -1;
-		}
-		if (!e->error) {
-			*nlerr = ENODATA;
-			return -1;
-		}
-		*nlerr = -e->error;
-		/* extended ack: NLMSGERR_ATTR_MSG (1) after the request */
-		if (!(nh->nlmsg_flags & NLM_F_ACK_TLVS) || !ext)
-			return -1;
-		off = NLMSG_HDRLEN + sizeof(*e);
-		if (!(nh->nlmsg_flags & NLM_F_CAPPED))
-			off += NLMSG_ALIGN(e->msg.nlmsg_len) - NLMSG_HDRLEN;
-		while (off + NLA_HDRLEN <= nh->nlmsg_len) {
-			struct nlattr *a = (struct nlattr *)((uint8_t *)nh +
-							     off);
-
-			if (a->nla_len < NLA_HDRLEN ||
-			    off + a->nla_len > nh->nlmsg_len)
-				break;
-			if ((a->nla_type & NLA_TYPE_MASK) == 1) {
-				snprintf(ext, extlen, "%.*s",
-					 (int)(a->nla_len - NLA_HDRLEN),
-					 (char *)a + NLA_HDRLEN);
-				break;
-			}
-			off += NLA_ALIGN(a->nla_len);
-		}
-		return -1;
-	}
-	return 0;
-}
-
-/* Walk the attributes of a generic netlink message in @msg. */
-#define for_each_attr(a, msg, len)					\
-	for (a = (struct nlattr *)((uint8_t *)(msg) + NLMSG_HDRLEN +	\
-				   GENL_HDRLEN);			\
-	     (uint8_t *)a + NLA_HDRLEN <= (uint8_t *)(msg) + (len) &&	\
-	     a->nla_len >= NLA_HDRLEN &&				\
-	     (uint8_t *)a + a->nla_len <= (uint8_t *)(msg) + (len);	\
-	     a = (struct nlattr *)((uint8_t *)a + NLA_ALIGN(a->nla_len)))
-
-static int genl_family_id(int fd, struct nlbuf *m, uint16_t *id, int *nlerr)
-{
-	const struct nlmsghdr *nh = (struct nlmsghdr *)m->b;
-	struct nlattr *a;
-
-	nl_msg_start(m, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 1);
-	nla_put(m, CTRL_ATTR_FAMILY_NAME, ETHNL_FAMILY_NAME,
-		sizeof(ETHNL_FAMILY_NAME));
-	if (nl_transact(fd, m, nlerr, NULL, 0))
-		return -1;
-	for_each_attr(a, m->b, nh->nlmsg_len) {
-		if ((a->nla_type & NLA_TYPE_MASK) == CTRL_ATTR_FAMILY_ID &&
-		    a->nla_len >= NLA_HDRLEN + 2) {
-			memcpy(id, (uint8_t *)a + NLA_HDRLEN, 2);
-			return 0;
-		}
-	}
-	*nlerr = ENOENT;
-	return -1;
-}
-
-int rss_parse_nl_reply(const void *msg, size_t len, struct rss_conf *c,
-		       char *err, size_t errlen)
-{
-	const struct nlmsghdr *nh = msg;
-	const struct genlmsghdr *gh;
-	struct nlattr *a;
-
-	memset(c, 0, sizeof(*c));
-	snprintf(c->source, sizeof(c->source), "netlink");
-	if (len < NLMSG_HDRLEN + GENL_HDRLEN || nh->nlmsg_len > len ||
-	    nh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
-		return fail(err, errlen, "malformed RSS_GET reply: truncated");
-	gh = (const struct genlmsghdr *)((const uint8_t *)msg + NLMSG_HDRLEN);
-	if (gh->cmd != ETHNL_MSG_RSS_GET)
-		return fail(err, errlen,
-			    "malformed RSS_GET reply: command %u", gh->cmd);
-
-	for_each_attr(a, msg, nh->nlmsg_len) {
-		const uint8_t *d = (const uint8_t *)a + NLA_HDRLEN;
-		size_t dl = a->nla_len - NLA_HDRLEN;
-		uint32_t v;
-
-		switch (a->nla_type & NLA_TYPE_MASK) {
-		case ETHNL_A_RSS_HFUNC:
-			if (dl != 4)
-				goto bad;
-			memcpy(&v, d, 4);
-			c->hfunc_known = true;
-			c->hfunc = v;
-			break;
-		case ETHNL_A_RSS_INPUT_XFRM:
-			if (dl != 4)
-				goto bad;
-			memcpy(&v, d, 4);
-			c->xfrm_known = true;
-			c->input_xfrm = v;
-			break;
-		case ETHNL_A_RSS_INDIR:
-			if (dl % 4 || dl / 4 > RSSPICK_MAX_INDIR || c->indir)
-				goto bad;
-			if (!dl)
-				break;
-			c->indir = malloc(dl);
-			if (!c->indir)
-				goto nomem;
-			memcpy(c->indir, d, dl);
-			c->indir_size = dl / 4;
-			break;
-		case ETHNL_A_RSS_HKEY:
-			if (dl > RSSPICK_MAX_KEY || c->key)
-				goto bad;
-			if (!dl)
-				break;
-			c->key = malloc(dl);
-			if (!c->key)
-				goto nomem;
-			memcpy(c->key, d, dl);
-			c->key_len = dl;
-			break;
-		default:
-			break;
-		}
-	}
-	if (c->hfunc_known) {
-		size_t i;
-
-		for (i = 0; i < 3; i++)
-			if (c->hfunc & (1U << i))
-				snprintf(c->hfunc_name, sizeof(c->hfunc_name),
-					 "%s", hfunc_names[i]);
-		if (!c->hfunc_name[0])
-			snprintf(c->hfunc_name, sizeof(c->hfunc_name),
-				 c->hfunc ? "unknown (0x%x)" : "none",
-				 c->hfunc);
-	}
+	if (n)
+		memcpy(c->indir, indir, n * 4);
+	if (klen)
+		memcpy(c->key, key, klen);
+	c->indir_size = n;
+	c->key_len = klen;
+	for (i = 2; i >= 0; i--)
+		if (c->hfunc & (1U << i))
+			snprintf(c->hfunc_name, sizeof(c->hfunc_name), "%s",
+				 hfunc_names[i]);
+	if (!c->hfunc_name[0] && c->hfunc_known)
+		snprintf(c->hfunc_name, sizeof(c->hfunc_name),
+			 c->hfunc ? "unknown (0x%x)" : "none", c->hfunc);
 	if (c->input_xfrm)
 		snprintf(c->xfrm_name, sizeof(c->xfrm_name), "%s",
 			 c->input_xfrm & 1 ? "symmetric-xor" :
 			 c->input_xfrm & 2 ? "symmetric-or-xor" : "unknown");
 	return 0;
+}
 
-bad:
+#define BAD_ATTR	"malformed RSS_GET reply: bad attribute %u"
+
+struct rss_reply {
+	struct rss_conf *c;
+	char *err;
+	size_t errlen;
+	bool got, bad;		/* a reply was parsed; it was malformed */
+};
+
+static int reply_bad(struct rss_reply *r, const char *fmt, unsigned int v)
+{
+	r->bad = true;
+	fail(r->err, r->errlen, fmt, v);
+	return MNL_CB_ERROR;
+}
+
+/* An optional u32 attribute: absent, or exactly 4 bytes. */
+static bool get_u32(const struct nlattr *a, bool *known, uint32_t *v)
+{
+	if (a && mnl_attr_get_payload_len(a) == 4) {
+		*known = true;
+		*v = mnl_attr_get_u32(a);
+	}
+	return !a || *known;
+}
+
+/* The ETHTOOL_MSG_RSS_GET reply message into r->c. */
+static int rss_reply_cb(const struct nlmsghdr *nh, void *arg)
+{
+	const struct genlmsghdr *gh = mnl_nlmsg_get_payload(nh);
+	const struct nlattr *tb[ETHNL_A_RSS_INPUT_XFRM + 1] = { NULL };
+	struct rss_reply *r = arg;
+	struct rss_conf *c = r->c;
+	const struct nlattr *a, *k;
+	size_t n, klen;
+
+	if (gh->cmd != ETHNL_MSG_RSS_GET)
+		return reply_bad(r, "malformed RSS_GET reply: command %u", gh->cmd);
+	genl_attrs(nh, tb, ETHNL_A_RSS_INPUT_XFRM);
+	if (!get_u32(tb[ETHNL_A_RSS_HFUNC], &c->hfunc_known, &c->hfunc))
+		return reply_bad(r, BAD_ATTR, ETHNL_A_RSS_HFUNC);
+	if (!get_u32(tb[ETHNL_A_RSS_INPUT_XFRM], &c->xfrm_known,
+		     &c->input_xfrm))
+		return reply_bad(r, BAD_ATTR, ETHNL_A_RSS_INPUT_XFRM);
+	a = tb[ETHNL_A_RSS_INDIR];
+	n = a ? mnl_attr_get_payload_len(a) : 0;
+	if (n % 4 || n / 4 > RSSPICK_MAX_INDIR)
+		return reply_bad(r, BAD_ATTR, ETHNL_A_RSS_INDIR);
+	k = tb[ETHNL_A_RSS_HKEY];
+	klen = k ? mnl_attr_get_payload_len(k) : 0;
+	if (klen > RSSPICK_MAX_KEY)
+		return reply_bad(r, BAD_ATTR, ETHNL_A_RSS_HKEY);
+	if (conf_fill(c, a ? mnl_attr_get_payload(a) : NULL, n / 4,
+		      k ? mnl_attr_get_payload(k) : NULL, klen))
+		return reply_bad(r, "out of memory", 0);
+	snprintf(c->source, sizeof(c->source), "netlink");
+	r->got = true;
+	return MNL_CB_OK;
+}
+
+int rss_parse_nl_reply(const void *msg, size_t len, struct rss_conf *c,
+		       char *err, size_t errlen)
+{
+	struct rss_reply r = { c, err, errlen, false, false };
+	struct genl g = { 0 };
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	ret = genl_run(msg, len, &g, rss_reply_cb, &r);
+	if (!ret && r.got)
+		return 0;
 	rss_conf_free(c);
-	return fail(err, errlen, "malformed RSS_GET reply: bad attribute %u",
-		    a->nla_type & NLA_TYPE_MASK);
-nomem:
-	rss_conf_free(c);
-	return fail(err, errlen, "out of memory");
+	if (r.bad)
+		return -1;
+	if (ret < 0)
+		return fail(err, errlen, "RSS_GET failed: %s",
+			    g.ext[0] ? g.ext : strerror(g.err));
+	return fail(err, errlen, "malformed RSS_GET reply: truncated");
 }
 
 static int nl_read_rss(const char *ifname, uint32_t context,
 		       struct rss_conf *c, int *nlerr, char *ext,
 		       size_t extlen, char *err, size_t errlen)
 {
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
-	struct nlbuf m = { .cap = NL_BUF_SIZE };
+	struct rss_reply r = { c, err, errlen, false, false };
+	struct nlmsghdr *nh;
 	struct nlattr *nest;
+	struct genl g;
 	uint16_t fam;
-	int fd, one = 1, ret = -1;
+	int ret = -1;
 
-	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
-	if (fd < 0) {
-		*nlerr = errno;
-		return -1;
-	}
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		*nlerr = errno;
+	if (genl_open(&g, ETHNL_FAMILY_NAME, &fam))
 		goto out;
-	}
-	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
-	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
-	m.b = malloc(m.cap);
-	if (!m.b) {
-		*nlerr = ENOMEM;
-		goto out;
-	}
-	if (genl_family_id(fd, &m, &fam, nlerr))
-		goto out;
-
-	nl_msg_start(&m, fam, ETHNL_MSG_RSS_GET, ETHNL_FAMILY_VERSION);
-	nest = nla_put(&m, ETHNL_A_RSS_HEADER | NLA_F_NESTED, NULL, 0);
-	nla_put(&m, ETHNL_A_HEADER_DEV_NAME, ifname, strlen(ifname) + 1);
-	nest->nla_len = (uint8_t *)m.b + m.len - (uint8_t *)nest;
+	nh = genl_req(&g, fam, 0, ETHNL_MSG_RSS_GET, ETHNL_FAMILY_VERSION);
+	nest = mnl_attr_nest_start(nh, ETHNL_A_RSS_HEADER);
+	mnl_attr_put_strz(nh, ETHNL_A_HEADER_DEV_NAME, ifname);
+	mnl_attr_nest_end(nh, nest);
 	if (context)
-		nla_put(&m, ETHNL_A_RSS_CONTEXT, &context, sizeof(context));
-	if (nl_transact(fd, &m, nlerr, ext, extlen))
-		goto out;
-	if (rss_parse_nl_reply(m.b, m.len, c, err, errlen)) {
-		*nlerr = EPROTO;
+		mnl_attr_put_u32(nh, ETHNL_A_RSS_CONTEXT, context);
+	if (!genl_talk(&g, nh, rss_reply_cb, &r) && r.got)
+		ret = 0;
+	else if (r.bad)
 		ret = -2;
-		goto out;
-	}
-	ret = 0;
 out:
-	free(m.b);
-	close(fd);
+	*nlerr = ret ? (g.err ? g.err : EPROTO) : 0;
+	snprintf(ext, extlen, "%s", ret ? g.ext : "");
+	if (ret)
+		rss_conf_free(c);
+	genl_close(&g);
 	return ret;
 }
 
 /* ---- ioctl ---- */
-
-static int ethtool_ioctl(const char *ifname, void *data)
-{
-	struct ifreq ifr;
-	int fd, ret;
-
-	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-	ifr.ifr_data = data;
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return errno;
-	ret = ioctl(fd, SIOCETHTOOL, &ifr) ? errno : 0;
-	close(fd);
-	return ret;
-}
 
 static int ioctl_read_rss(const char *ifname, uint32_t context,
 			  struct rss_conf *c)
@@ -887,41 +718,20 @@ static int ioctl_read_rss(const char *ifname, uint32_t context,
 	}
 	memset(c, 0, sizeof(*c));
 	snprintf(c->source, sizeof(c->source), "ioctl");
-	if (rx->indir_size) {
-		c->indir = malloc(rx->indir_size * 4);
-		if (!c->indir)
-			goto nomem;
-		memcpy(c->indir, rx->rss_config, rx->indir_size * 4);
-		c->indir_size = rx->indir_size;
-	}
-	if (rx->key_size) {
-		c->key = malloc(rx->key_size);
-		if (!c->key)
-			goto nomem;
-		memcpy(c->key, (uint8_t *)rx->rss_config + rx->indir_size * 4,
-		       rx->key_size);
-		c->key_len = rx->key_size;
-	}
 	c->hfunc_known = true;
 	c->hfunc = rx->hfunc;
-	snprintf(c->hfunc_name, sizeof(c->hfunc_name), "%s",
-		 rx->hfunc & RSS_HFUNC_TOP ? "toeplitz" :
-		 rx->hfunc & RSS_HFUNC_XOR ? "xor" :
-		 rx->hfunc & RSS_HFUNC_CRC32 ? "crc32" :
-		 rx->hfunc ? "unknown" : "none");
 	/* Linux >= 6.8 returns input_xfrm in the first reserved byte */
 	c->input_xfrm = rx->rsvd8[0];
-	if (c->input_xfrm)
-		snprintf(c->xfrm_name, sizeof(c->xfrm_name), "%s",
-			 c->input_xfrm & 1 ? "symmetric-xor" :
-			 c->input_xfrm & 2 ? "symmetric-or-xor" : "unknown");
+	if (conf_fill(c, rx->rss_config, rx->indir_size,
+		      (uint8_t *)rx->rss_config + rx->indir_size * 4,
+		      rx->key_size)) {
+		free(rx);
+		rss_conf_free(c);
+		return ENOMEM;
+	}
 	c->xfrm_known = c->input_xfrm != 0;
 	free(rx);
 	return 0;
-nomem:
-	free(rx);
-	rss_conf_free(c);
-	return ENOMEM;
 }
 
 static void ioctl_read_fields(const char *ifname, uint32_t context,

@@ -62,7 +62,7 @@ int rss_parse_ethtool_x(const char *text, struct rss_conf *c,
 /* Whole file into a NUL-terminated buffer; "-" is standard input. */
 int rss_read_file(const char *path, char **text, char *err, size_t errlen);
 
-/* One ETHTOOL_MSG_RSS_GET reply (netlink header included). */
+/* RSS_GET's answer as read: the reply, or an error (its text in @err). */
 int rss_parse_nl_reply(const void *msg, size_t len, struct rss_conf *c,
 		       char *err, size_t errlen);
 /* Query the device; @family selects udp4 or udp6 for rx-flow-hash. */

@@ -152,6 +152,21 @@ golden "rxq-delta: snap from recorded mlx5 ethtool -S" rxq-snap-mlx5.txt
 "$R" snap -f - <"$DATA/ethtool-S-virtio.txt" >"$T/out" 2>"$T/err"
 golden "rxq-delta: snap from recorded virtio ethtool -S (stdin)" \
 	rxq-snap-virtio.txt
+"$R" snap -Q "$DATA/qstats-virtio.nl" -d eth0 >"$T/out" 2>"$T/err"
+golden "rxq-delta: snap from a recorded qstats dump (virtio_net)" rxq-snap-qstats.txt
+"$R" snap -Q "$DATA/qstats-3q.nl" -d eth0 >"$T/out" 2>"$T/err"
+golden "rxq-delta: snap from a 3-queue qstats dump (64-bit counter)" \
+	rxq-snap-qstats-3q.txt
+"$R" snap -Q "$DATA/qstats-veth.nl" -d vb >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 1 ] && [ ! -s "$T/out" ] && [ "$(cat "$T/err")" = \
+	"rxq-delta: $DATA/qstats-veth.nl: netdev qstats: not supported by the driver" ]
+ok "rxq-delta: recorded qstats refusal (veth: EOPNOTSUPP in NLMSG_DONE)" $? "exit $rc"
+head -c 136 "$DATA/qstats-virtio.nl" >"$T/trunc.nl"
+"$R" snap -Q "$T/trunc.nl" >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 1 ] && grep -q 'reply ends before NLMSG_DONE' "$T/err"
+ok "rxq-delta: recorded qstats dump without NLMSG_DONE refused" $? "exit $rc"
 "$R" snap -f "$DATA/ethtool-S-mlx5.txt" -d eth2 >"$T/s1" 2>/dev/null
 sed 's/^rx 3 456$/rx 3 1456/' "$T/s1" >"$T/s2"
 "$R" diff "$T/s1" "$T/s2" >"$T/out" 2>"$T/err"
@@ -186,6 +201,7 @@ bad "rxq-delta: snap --json" "$R" snap eth0 --json
 bad "rxq-delta: snap -f with a device" "$R" snap -f "$DATA/ethtool-S-mlx5.txt" eth0
 bad "rxq-delta: --dev without -f" "$R" snap eth0 -d eth0
 bad "rxq-delta: bad --dev" "$R" snap -f "$DATA/ethtool-S-mlx5.txt" -d ''
+bad "rxq-delta: snap -f and -Q" "$R" snap -f a -Q b
 bad "rxq-delta: diff with one file" "$R" diff "$DATA/before.snap"
 bad "rxq-delta: diff with three files" "$R" diff a b c
 bad "rxq-delta: diff --time" "$R" diff -t 1 a b

@@ -17,8 +17,8 @@
 #include <unistd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
-#include <linux/netlink.h>
 
 #include "rsspick.h"
 #include "rsssrc.h"
@@ -625,34 +625,35 @@ static void test_ethtool_x(void)
 	      "rx-flow-hash sdfn with unreported hfunc passes with a warning");
 }
 
-static size_t put_attr(uint8_t *b, size_t off, uint16_t type,
-		       const void *d, size_t len)
-{
-	struct nlattr a = { .nla_len = NLA_HDRLEN + len, .nla_type = type };
-
-	memcpy(b + off, &a, sizeof(a));
-	memcpy(b + off + NLA_HDRLEN, d, len);
-	return off + NLA_ALIGN(NLA_HDRLEN + len);
-}
-
 /* Build an ETHTOOL_MSG_RSS_GET reply as the kernel would send it. */
 static size_t build_reply(uint8_t *b, uint32_t hfunc, uint32_t xfrm,
 			  size_t indir_bytes)
 {
-	struct nlmsghdr nh = { .nlmsg_type = 20 };
-	struct genlmsghdr gh = { .cmd = 38, .version = 1 };
 	uint32_t indir[8] = { 0, 1, 2, 3, 0, 1, 2, 3 };
-	size_t off = NLMSG_HDRLEN + GENL_HDRLEN;
+	struct nlmsghdr *nh;
+	struct genlmsghdr *gh;
 
-	memset(b, 0, 1024);
-	off = put_attr(b, off, 3, &hfunc, 4);
-	off = put_attr(b, off, 4, indir, indir_bytes);
-	off = put_attr(b, off, 5, msft_key, 40);
-	off = put_attr(b, off, 6, &xfrm, 4);
-	nh.nlmsg_len = off;
-	memcpy(b, &nh, sizeof(nh));
-	memcpy(b + NLMSG_HDRLEN, &gh, sizeof(gh));
-	return off;
+	nh = mnl_nlmsg_put_header(memset(b, 0, 1024));
+	nh->nlmsg_type = 20;
+	gh = mnl_nlmsg_put_extra_header(nh, sizeof(*gh));
+	*gh = (struct genlmsghdr){ .cmd = 38, .version = 1 };
+	mnl_attr_put_u32(nh, 3, hfunc);
+	mnl_attr_put(nh, 4, indir_bytes, indir);
+	mnl_attr_put(nh, 5, 40, msft_key);
+	mnl_attr_put_u32(nh, 6, xfrm);
+	return nh->nlmsg_len;
+}
+
+/* A reply recorded from the kernel (one message) through the parser. */
+static int recorded_reply(const char *name, struct rss_conf *c, char *err,
+			  size_t errlen)
+{
+	char *b = read_data(name);
+	int r = b ? rss_parse_nl_reply(b, ((struct nlmsghdr *)b)->nlmsg_len, c,
+				       err, errlen) : -2;
+
+	free(b);
+	return r;
 }
 
 static void test_nl_reply(void)
@@ -698,6 +699,22 @@ static void test_nl_reply(void)
 	r = rss_parse_nl_reply(b, 10, &c, err, sizeof(err));
 	check(r && strstr(err, "truncated"),
 	      "netlink reply truncated to 10 bytes is malformed: %s", err);
+
+	/* recorded on Linux 6.18: virtio_net, toeplitz, no table or key */
+	r = recorded_reply("rss-get-virtio.nl", &c, err, sizeof(err));
+	check(!r && c.hfunc_known && c.hfunc == RSS_HFUNC_TOP &&
+	      !strcmp(c.hfunc_name, "toeplitz") && !c.xfrm_known &&
+	      !c.indir_size && !c.indir && !c.key && !c.key_len &&
+	      !strcmp(c.source, "netlink"),
+	      "recorded RSS_GET reply (virtio_net, 6.18): toeplitz, no table, no key");
+	if (!r)
+		rss_conf_free(&c);
+	r = recorded_reply("rss-get-lo.nl", &c, err, sizeof(err));
+	check(r == -1 && !strcmp(err, "RSS_GET failed: Operation not supported"),
+	      "recorded RSS_GET error (lo): %s", err);
+	r = recorded_reply("rss-get-nodev.nl", &c, err, sizeof(err));
+	check(r == -1 && !strcmp(err, "RSS_GET failed: no device matches name"),
+	      "recorded RSS_GET error with extack (no such device): %s", err);
 }
 
 /* ---- CLI ---- */
