@@ -4,7 +4,7 @@
  *
  * Counters come from netdev netlink (qstats-get, queue scope) when the
  * driver has them, else from the ethtool stats rxN_packets (mlx5) or
- * rx_queue_N_packets (virtio and others).
+ * rx_queue_N_packets (ifb, older virtio_net and others).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -55,9 +55,12 @@ static const char help_text[] =
 "\n"
 "    Counter sources, in the order 'auto' tries them:\n"
 "    qstats   netdev netlink qstats-get with queue scope (rx-packets per\n"
-"             RX queue); drivers with netdev queue stats, e.g. mlx5.\n"
+"             RX queue); drivers with netdev queue stats, e.g. mlx5 and\n"
+"             virtio_net.\n"
 "    ethtool  ethtool statistics named rxN_packets (mlx5) or\n"
-"             rx_queue_N_packets (virtio_net and others).\n"
+"             rx_queue_N_packets (older virtio_net, ifb and others;\n"
+"             virtio_net of Linux 6.18 has no per-queue packet count\n"
+"             in ethtool -S, only in qstats).\n"
 "    A device with neither (veth, lo, most virtual devices) is refused with\n"
 "    a message saying so.\n"
 "\n"
@@ -81,7 +84,8 @@ static const char help_text[] =
 "OUTPUT\n"
 "    diff: a header line (device, source, interval), then 'queue packets\n"
 "    share histogram' rows sorted by queue and a 'total' row. A counter that\n"
-"    went backwards (driver reset) counts from 0 and is reported on stderr.\n"
+"    went backwards (driver reset), or a queue only in AFTER (channels\n"
+"    added), counts from 0 and is reported on stderr.\n"
 "    --json: {\"dev\":..,\"source\":..,\"interval\":SEC|null,\"total\":N,\n"
 "    \"queues\":[{\"queue\":Q,\"packets\":N,\"share\":PCT},..]}\n"
 "\n"
@@ -399,6 +403,9 @@ static void print_diff(const struct snap *a, const struct snap *b, bool json)
 				      q);
 			continue;
 		}
+		if (!a->have[q])
+			warnx("queue %d is not in the first snapshot (channels added?); counting it from 0",
+			      q);
 		if (b->rx[q] < a->rx[q]) {
 			warnx("queue %d counter went backwards (%llu -> %llu, reset?); counting from 0",
 			      q, (unsigned long long)a->rx[q],

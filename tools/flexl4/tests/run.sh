@@ -147,6 +147,12 @@ if grep -q 'queue 1 counter went backwards (2050 -> 50' "$T/err"; then
 else
 	fail "rxq-delta: counter reset reported on stderr" "$(cat "$T/err")"
 fi
+"$R" diff "$DATA/before.snap" "$DATA/new-queue.snap" >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q '^    8           5000 ' "$T/out" && [ "$(cat "$T/err")" = \
+	"rxq-delta: queue 8 is not in the first snapshot (channels added?); counting it from 0" ]
+ok "rxq-delta: a queue new in the second snapshot is counted from 0, with a warning" $? \
+	"exit $rc: $(cat "$T/err")"
 "$R" snap -f "$DATA/ethtool-S-mlx5.txt" -d eth2 >"$T/out" 2>"$T/err"
 golden "rxq-delta: snap from recorded mlx5 ethtool -S" rxq-snap-mlx5.txt
 "$R" snap -f - <"$DATA/ethtool-S-virtio.txt" >"$T/out" 2>"$T/err"
