@@ -34,7 +34,7 @@ static const char help_text[] =
 "DESCRIPTION\n"
 "    The receiving NIC hashes saddr, daddr, sport, dport (in that order)\n"
 "    with the Toeplitz function and delivers the packet to queue\n"
-"    indir[hash %% table_size].  For tunnels and protocols carried over\n"
+"    indir[hash % table_size].  For tunnels and protocols carried over\n"
 "    UDP (VXLAN, PSP, QUIC, Homa) the sender picks the source port.\n"
 "    rsspick lists the source ports whose packets the receiver steers to\n"
 "    queue Q.  Addresses and ports are those of the packet as the\n"
@@ -69,12 +69,16 @@ static const char help_text[] =
 "        or \"equal N\" to spread N queues round-robin like\n"
 "        \"ethtool -X IFNAME equal N\".\n"
 "    --indir-size S\n"
-"        Table size for \"equal N\" (default 128).\n"
+"        Table size for \"equal N\": the device's (ethtool -x shows it;\n"
+"        mlx5 tables have at least 256 entries).  Required unless --dev\n"
+"        or --ethtool-x gives a table, whose size is then used.\n"
 "    -f, --force\n"
 "        Turn receiver precondition failures into warnings.\n"
 "\n"
 "FLOW\n"
 "    -s, --saddr ADDR     Sender (packet source) IPv4 or IPv6 address.\n"
+"                         IPv4-mapped IPv6 (::ffff:a.b.c.d) is hashed as\n"
+"                         the IPv4 packet a dual-stack socket sends.\n"
 "    -D, --daddr ADDR     Receiver (packet destination) address.\n"
 "    -p, --dport PORT     UDP destination port.\n"
 "    -q, --queue Q        Receive queue the packets must land on.\n"
@@ -106,21 +110,26 @@ static const char help_text[] =
 "      - the hash function is not toeplitz  (ethtool -X DEV hfunc toeplitz)\n"
 "      - an input transformation such as symmetric-xor is on\n"
 "                                          (ethtool -X DEV xfrm none)\n"
-"      - rx-flow-hash udp4/udp6 is not sdfn\n"
+"      - rx-flow-hash udp4/udp6 is not exactly sdfn\n"
 "                              (ethtool -N DEV rx-flow-hash udp4 sdfn)\n"
+"    and warns about what it could not read and assumes: ethtool -x\n"
+"    shows no rx-flow-hash, and before ethtool 6.8 no input\n"
+"    transformation.\n"
 "    Flows steered by an ntuple rule to \"context N\" use that context's\n"
 "    key and table: pass --context N.\n"
 "\n"
 "EXIT STATUS\n"
-"    0 ports (or a hash) printed; 1 error or no port satisfies the\n"
-"    request; 2 bad usage.  Errors are one line on standard error.\n"
+"    0 ports (or a hash) printed; 1 error (device, file, receiver\n"
+"    configuration) or no port satisfies the request; 2 bad usage,\n"
+"    including a malformed --key, --indir or --indir-size.  Errors are\n"
+"    one line on standard error.\n"
 "\n"
 "EXAMPLES\n"
 "    rsspick --dev eth0 -s 192.0.2.1 -D 192.0.2.2 -p 4789 -q 3 -n 4\n"
 "    rsspick --ethtool-x eth0-x.txt --proc-key -s 2001:db8::1 \\\n"
 "            -D 2001:db8::2 -p 1000 -q 5 --near 40000\n"
-"    rsspick --indir 'equal 8' --key 6d:5a:56:da:... -s 10.0.0.1 \\\n"
-"            -D 10.0.0.2 -p 443 -q 2 --range 32768-60999 --json\n";
+"    rsspick --indir 'equal 8' --indir-size 256 --key 6d:5a:56:da:... \\\n"
+"            -s 10.0.0.1 -D 10.0.0.2 -p 443 -q 2 --range 32768-60999 --json\n";
 
 enum {
 	OPT_KEY_FILE = 256,
@@ -242,7 +251,14 @@ static int parse_addr(const char *s, int *family, uint8_t out[16])
 		return 0;
 	}
 	if (inet_pton(AF_INET6, s, out) == 1) {
+		static const uint8_t mapped[12] = { [10] = 0xff, [11] = 0xff };
+
 		*family = AF_INET6;
+		if (!memcmp(out, mapped, 12)) {	/* on the wire it is IPv4 */
+			*family = AF_INET;
+			memmove(out, out + 12, 4);
+			memset(out + 4, 0, 12);
+		}
 		return 0;
 	}
 	return -1;
@@ -254,7 +270,6 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	int c;
 
 	memset(o, 0, sizeof(*o));
-	o->indir_size = RSS_DEFAULT_INDIR_SIZE;
 	o->lo = 1;
 	o->hi = 65535;
 	opterr = 0;
@@ -365,6 +380,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		return die(2, "no RSS configuration: use --dev, --ethtool-x or --indir (see --help)");
 	if (o->dev && o->ethtool_x)
 		return die(2, "--dev and --ethtool-x are mutually exclusive");
+	if (o->context && !o->dev)
+		return die(2, "--context goes with --dev (record \"ethtool -x DEV context N\" for --ethtool-x)");
 	if (o->key && o->key_file)
 		return die(2, "--key and --key-file/--proc-key are mutually exclusive");
 	if (!o->saddr_s || !o->daddr_s)
@@ -406,11 +423,13 @@ static int load_conf(const struct opts *o, int family, struct rss_conf *c)
 	}
 
 	if (o->indir) {
+		uint32_t size = o->indir_size ? o->indir_size : c->indir_size;
+
 		free(c->indir);
 		c->indir = NULL;
-		if (rss_parse_indir(o->indir, o->indir_size, &c->indir,
-				    &c->indir_size, err, sizeof(err)))
-			return die(1, "%s", err);
+		if (rss_parse_indir(o->indir, size, &c->indir, &c->indir_size,
+				    err, sizeof(err)))
+			return die(2, "%s", err);
 	}
 	if (o->key || o->key_file) {
 		free(c->key);
@@ -427,7 +446,7 @@ static int load_conf(const struct opts *o, int family, struct rss_conf *c)
 			free(text);
 		} else if (rss_parse_key(o->key, &c->key, &c->key_len, err,
 					 sizeof(err))) {
-			return die(1, "%s", err);
+			return die(2, "%s", err);
 		}
 	}
 	if (!c->indir_size)
@@ -492,33 +511,35 @@ static int do_hash(const struct opts *o, const struct rsspick_tuple *t,
 	return 0;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The distinct queues of the table, ascending, the first 32 of them. */
 static void print_queues(const struct rss_conf *c, char *buf, size_t len)
 {
-	uint32_t max = 0, i, n = 0;
+	uint32_t *q = malloc(sizeof(*q) * c->indir_size), i, n = 0;
 	size_t off = 0;
 
-	for (i = 0; i < c->indir_size; i++)
-		if (c->indir[i] > max)
-			max = c->indir[i];
 	buf[0] = '\0';
-	/* list distinct queues in ascending order, bounded */
-	for (i = 0; i <= max && off + 16 < len; i++) {
-		uint32_t j;
-
-		for (j = 0; j < c->indir_size; j++)
-			if (c->indir[j] == i)
-				break;
-		if (j == c->indir_size)
+	if (!q)
+		return;
+	memcpy(q, c->indir, sizeof(*q) * c->indir_size);
+	qsort(q, c->indir_size, sizeof(*q), cmp_u32);
+	for (i = 0; i < c->indir_size && off + 16 < len; i++) {
+		if (i && q[i] == q[i - 1])
 			continue;
-		if (n++ >= 32) {
+		if (n++ == 32) {
 			snprintf(buf + off, len - off, " ...");
-			return;
+			break;
 		}
 		off += snprintf(buf + off, len - off, "%s%u", off ? " " : "",
-				i);
-		if (i == UINT32_MAX)
-			break;
+				q[i]);
 	}
+	free(q);
 }
 
 static int do_pick(const struct opts *o, const struct rsspick_tuple *t,
@@ -651,8 +672,7 @@ int main(int argc, char **argv)
 			return die(1, "%s", err);
 		}
 		fprintf(stderr, "%s: warning: %s (--force)\n", prog, err);
-	} else if (warn[0]) {
-		fprintf(stderr, "%s: warning: %s\n", prog, warn);
+		warn[0] = '\0';
 	}
 	for (i = 0; i < c.key_len && !c.key[i]; i++)
 		;
@@ -662,6 +682,9 @@ int main(int argc, char **argv)
 			prog);
 
 	ret = o.hash ? do_hash(&o, &t, &c) : do_pick(&o, &t, &c);
+	/* what the answer assumes; after it, so that an error stays one line */
+	if (!ret && warn[0])
+		fprintf(stderr, "%s: warning: %s\n", prog, warn);
 	rss_conf_free(&c);
 	return ret;
 }

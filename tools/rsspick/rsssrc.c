@@ -195,7 +195,11 @@ int rss_parse_indir(const char *s, uint32_t equal_size, uint32_t **indir,
 			return fail(err, errlen,
 				    "malformed indirection table: junk after \"equal %u\"",
 				    nq);
-		if (!equal_size || equal_size > RSSPICK_MAX_INDIR)
+		if (!equal_size)
+			return fail(err, errlen,
+				    "\"equal %u\" needs the table size: give --indir-size S (ethtool -x DEV shows it; mlx5 tables have at least 256 entries)",
+				    nq);
+		if (equal_size > RSSPICK_MAX_INDIR)
 			return fail(err, errlen,
 				    "indirection table size must be 1..%u",
 				    RSSPICK_MAX_INDIR);
@@ -304,7 +308,7 @@ int rss_read_file(const char *path, char **text, char *err, size_t errlen)
 		free(b);
 		if (f != stdin)
 			fclose(f);
-		return fail(err, errlen, "%s: read error", path);
+		return fail(err, errlen, "%s: %s", path, strerror(errno));
 	}
 	if (f != stdin)
 		fclose(f);
@@ -387,10 +391,22 @@ int rss_parse_ethtool_x(const char *text, struct rss_conf *c,
 			line[n - 1] = '\0';
 		p = nl ? nl + 1 : p + n;
 
+		if (!strncmp(line, "Cannot ", 7)) {
+			rss_conf_free(c);
+			return fail(err, errlen,
+				    "ethtool -x failed when this was recorded: %.200s",
+				    line);
+		}
 		if (!strncmp(line, "RX flow hash indirection table", 30)) {
 			const char *w = strstr(line, " with ");
 			const char *f = strstr(line, " for ");
 
+			if (saw_table) {
+				rss_conf_free(c);
+				return fail(err, errlen,
+					    "malformed ethtool -x output: a second table at line %u (one ethtool -x output per file)",
+					    lineno);
+			}
 			sec = EX_INDIR;
 			saw_table = true;
 			if (w)
@@ -496,10 +512,11 @@ int rss_parse_ethtool_x(const char *text, struct rss_conf *c,
 				goto bad_line;
 			saw_any_hfunc = true;
 			if (on) {
-				size_t i;
+				size_t i, l = strlen(c->hfunc_name);
 
-				snprintf(c->hfunc_name, sizeof(c->hfunc_name),
-					 "%s", name);
+				snprintf(c->hfunc_name + l,
+					 sizeof(c->hfunc_name) - l, "%s%s",
+					 l ? "+" : "", name);
 				for (i = 0; i < 3; i++)
 					if (!strcmp(name, hfunc_names[i]))
 						c->hfunc |= 1U << i;
@@ -534,6 +551,16 @@ int rss_parse_ethtool_x(const char *text, struct rss_conf *c,
 	}
 	if (saw_any_hfunc && !c->hfunc)
 		snprintf(c->hfunc_name, sizeof(c->hfunc_name), "none");
+	for (uint32_t i = 0; c->rings && i < c->indir_size; i++) {
+		if (c->indir[i] >= c->rings) {
+			uint32_t q = c->indir[i], rings = c->rings;
+
+			rss_conf_free(c);
+			return fail(err, errlen,
+				    "malformed ethtool -x output: slot %u holds queue %u, but there are %u RX rings",
+				    i, q, rings);
+		}
+	}
 	return 0;
 
 bad_line:
@@ -718,10 +745,15 @@ static int ioctl_read_rss(const char *ifname, uint32_t context,
 	}
 	memset(c, 0, sizeof(*c));
 	snprintf(c->source, sizeof(c->source), "ioctl");
-	c->hfunc_known = true;
+	/* hfunc 0: the driver did not say, as a missing netlink HFUNC */
+	c->hfunc_known = rx->hfunc != 0;
 	c->hfunc = rx->hfunc;
-	/* Linux >= 6.8 returns input_xfrm in the first reserved byte */
-	c->input_xfrm = rx->rsvd8[0];
+	/*
+	 * Linux >= 6.8 returns input_xfrm in the byte after hfunc: rsvd8[0]
+	 * in older headers, input_xfrm (then rsvd8[0] is the next byte) in
+	 * newer ones.  Read the byte, not a field name.
+	 */
+	c->input_xfrm = ((uint8_t *)rx)[offsetof(struct ethtool_rxfh, hfunc) + 1];
 	if (conf_fill(c, rx->rss_config, rx->indir_size,
 		      (uint8_t *)rx->rss_config + rx->indir_size * 4,
 		      rx->key_size)) {
@@ -793,15 +825,33 @@ int rss_read_dev(const char *ifname, uint32_t context, int family,
 	return 0;
 }
 
+/* Append a clause to the one warning line "DEV: clause; clause". */
+static __attribute__((format(printf, 4, 5)))
+void warn_add(char *w, size_t len, const char *d, const char *fmt, ...)
+{
+	size_t n = strlen(w);
+	va_list ap;
+
+	if (n)
+		snprintf(w + n, len - n, "; ");
+	else
+		snprintf(w, len, "%s: ", d);
+	n = strlen(w);
+	va_start(ap, fmt);
+	vsnprintf(w + n, len - n, fmt, ap);
+	va_end(ap);
+}
+
 int rss_check_conf(const struct rss_conf *c, const char *dev, int family,
 		   char *err, size_t errlen, char *warn, size_t warnlen)
 {
 	const char *flow = family == AF_INET6 ? "udp6" : "udp4";
 	const char *d = dev ? dev : "receiver";
+	bool xtext = !strcmp(c->source, "ethtool -x");
 
 	if (warn && warnlen)
 		warn[0] = '\0';
-	if (c->hfunc_known && !(c->hfunc & RSS_HFUNC_TOP))
+	if (c->hfunc_known && c->hfunc != RSS_HFUNC_TOP)
 		return fail(err, errlen,
 			    "%s: RSS hash function is %s, not toeplitz (ethtool -X %s hfunc toeplitz)",
 			    d, c->hfunc_name[0] ? c->hfunc_name : "unknown",
@@ -810,21 +860,28 @@ int rss_check_conf(const struct rss_conf *c, const char *dev, int family,
 		return fail(err, errlen,
 			    "%s: RSS input transformation %s is on; ports are not hashed as sent (ethtool -X %s xfrm none)",
 			    d, c->xfrm_name[0] ? c->xfrm_name : "unknown", d);
-	if (c->fields_known &&
-	    (c->fields & RSS_RXH_SDFN) != RSS_RXH_SDFN)
+	if (c->fields_known && c->fields != RSS_RXH_SDFN)
 		return fail(err, errlen,
-			    "%s: rx-flow-hash %s does not hash all of src/dst address and ports (ethtool -N %s rx-flow-hash %s sdfn)",
-			    d, flow, d, flow);
+			    "%s: rx-flow-hash %s %s (ethtool -N %s rx-flow-hash %s sdfn)",
+			    d, flow, (c->fields & RSS_RXH_SDFN) != RSS_RXH_SDFN ?
+			    "does not hash all of src/dst address and ports" :
+			    "hashes more than src/dst address and ports",
+			    d, flow);
 	/* nothing to warn about for a configuration given by hand */
 	if (!warn || !warnlen || !dev)
 		return 0;
 	if (!c->hfunc_known)
-		snprintf(warn, warnlen,
-			 "%s: hash function not reported; assuming toeplitz",
-			 d);
-	else if (!c->fields_known && strcmp(c->source, "ethtool -x"))
-		snprintf(warn, warnlen,
-			 "%s: could not read rx-flow-hash %s; assuming sdfn",
-			 d, flow);
+		warn_add(warn, warnlen, d,
+			 "hash function not reported; assuming toeplitz");
+	if (!c->xfrm_known && xtext)
+		warn_add(warn, warnlen, d,
+			 "input transformation not reported (ethtool before 6.8 omits it); assuming none");
+	if (!c->fields_known && xtext)
+		warn_add(warn, warnlen, d,
+			 "ethtool -x does not show rx-flow-hash; assuming %s sdfn (check: ethtool -n %s rx-flow-hash %s)",
+			 flow, d, flow);
+	else if (!c->fields_known)
+		warn_add(warn, warnlen, d,
+			 "could not read rx-flow-hash %s; assuming sdfn", flow);
 	return 0;
 }

@@ -28,8 +28,6 @@
 #define RSS_RXH_SDFN		(RSS_RXH_IP_SRC | RSS_RXH_IP_DST | \
 				 RSS_RXH_L4_B_0_1 | RSS_RXH_L4_B_2_3)
 
-#define RSS_DEFAULT_INDIR_SIZE	128U
-
 struct rss_conf {
 	uint8_t *key;
 	size_t key_len;
@@ -53,7 +51,10 @@ void rss_conf_free(struct rss_conf *c);
 /* "6d:5a:56:..." (ethtool style) or plain "6d5a56..." */
 int rss_parse_key(const char *s, uint8_t **key, size_t *len,
 		  char *err, size_t errlen);
-/* "0 1 2 3", "0,1,2,3" or "equal N" (N queues over @equal_size slots) */
+/*
+ * "0 1 2 3", "0,1,2,3" or "equal N" (N queues over @equal_size slots;
+ * @equal_size 0 is refused: the size must be the device's).
+ */
 int rss_parse_indir(const char *s, uint32_t equal_size, uint32_t **indir,
 		    uint32_t *size, char *err, size_t errlen);
 /* Text printed by `ethtool -x DEV [context N]`. */
@@ -71,8 +72,9 @@ int rss_read_dev(const char *ifname, uint32_t context, int family,
 
 /*
  * Receiver preconditions: Toeplitz, no input transformation, rx-flow-hash
- * udp4/udp6 = sdfn.  Violations known for certain fail (-1, @err);
- * things that could not be read produce a warning in @warn ("" if none).
+ * udp4/udp6 = sdfn exactly.  Violations known for certain fail (-1, @err);
+ * things that could not be read produce one warning line in @warn ("" if
+ * none), naming each assumption made.
  */
 int rss_check_conf(const struct rss_conf *c, const char *dev, int family,
 		   char *err, size_t errlen, char *warn, size_t warnlen);

@@ -25,6 +25,9 @@
 
 static int npass, nfail, nskip;
 static const char *bin, *datadir;
+/* run_cli() runs cli_bin (default: bin) with cli_env added */
+static const char *cli_bin;
+static char *cli_env[4];
 
 static void check(int ok, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -749,7 +752,7 @@ static int run_cli(struct run *r, const char *stdin_file, ...)
 	va_list ap;
 	pid_t pid;
 
-	argv[argc++] = (char *)bin;
+	argv[argc++] = (char *)(cli_bin ? cli_bin : bin);
 	va_start(ap, stdin_file);
 	while (argc < 63 && (argv[argc] = va_arg(ap, char *)))
 		argc++;
@@ -772,7 +775,10 @@ static int run_cli(struct run *r, const char *stdin_file, ...)
 		dup2(in, 0);
 		dup2(ofd, 1);
 		dup2(efd, 2);
-		execv(bin, argv);
+		for (int i = 0; i < 4 && cli_env[i]; i++)
+			putenv(cli_env[i]);
+		alarm(5);	/* any run takes milliseconds */
+		execv(argv[0], argv);
 		_exit(127);
 	}
 	waitpid(pid, &st, 0);
@@ -878,7 +884,7 @@ static void test_cli(void)
 	      "cli --help: man-page sections, exit 0");
 
 	run_cli(&r, NULL, "--hash", "-k", MSFT_KEY_STR, "-i", "equal 8",
-		"-s", "66.9.149.187", "-D", "161.142.100.80", "-S", "2794",
+		"--indir-size", "128", "-s", "66.9.149.187", "-D", "161.142.100.80", "-S", "2794",
 		"-p", "1766", NULL);
 	check(r.status == 0 &&
 	      !strcmp(r.out, "hash 0x51ccc178 index 120 queue 0\n"),
@@ -955,17 +961,17 @@ static void test_cli(void)
 		  1, NULL, "-k", "00:11:22:33:44:55:66:77:88:99:aa:bb:cc:dd:ee",
 		  "-i", "0 1", "-s", "1.1.1.1", "-D", "2.2.2.2", "-p", "1",
 		  "-q", "0", NULL);
-	cli_error("empty table", "indirection table is empty", 1, NULL, "-k",
+	cli_error("empty table", "indirection table is empty", 2, NULL, "-k",
 		  MSFT_KEY_STR, "-i", "", "-s", "1.1.1.1", "-D", "2.2.2.2",
 		  "-p", "1", "-q", "0", NULL);
 	cli_error("queue not in table",
 		  "queue 9 does not appear in the indirection table (queues present: 0 1 2 3 4 5 6 7)",
 		  1, NULL, "-x", x128, "-s", "1.1.1.1", "-D", "2.2.2.2", "-p",
 		  "1", "-q", "9", NULL);
-	cli_error("malformed key", "malformed RSS key", 1, NULL, "-k",
+	cli_error("malformed key", "malformed RSS key", 2, NULL, "-k",
 		  "6d:5a:zz", "-i", "0", "-s", "1.1.1.1", "-D", "2.2.2.2",
 		  "-p", "1", "-q", "0", NULL);
-	cli_error("malformed table", "malformed indirection table", 1, NULL,
+	cli_error("malformed table", "malformed indirection table", 2, NULL,
 		  "-k", MSFT_KEY_STR, "-i", "0 1 two", "-s", "1.1.1.1", "-D",
 		  "2.2.2.2", "-p", "1", "-q", "0", NULL);
 	cli_error("recorded ethtool -x with hfunc xor",
@@ -1028,6 +1034,203 @@ static void test_cli(void)
 		  "-q", "0", NULL);
 }
 
+/* ---- review findings F1-F8 (2026-11-30 rsspick verification) ---- */
+
+/* Data file @name, @from replaced by @to, @copies times, in a temp file. */
+static const char *tmp_data(const char *name, const char *from,
+			    const char *to, int copies)
+{
+	static char path[] = "/tmp/rsspick-test-XXXXXX";
+	char *t = read_data(name), *at = strstr(t, from);
+	int fd;
+
+	strcpy(path + strlen(path) - 6, "XXXXXX");
+	fd = mkstemp(path);
+	while (copies-- > 0) {
+		if (write(fd, t, at - t) < 0 || write(fd, to, strlen(to)) < 0 ||
+		    write(fd, at + strlen(from), strlen(at + strlen(from))) < 0)
+			break;
+	}
+	close(fd);
+	free(t);
+	return path;
+}
+
+static void test_findings(void)
+{
+	static struct run r, r4;
+	char err[512], warn[512], x96[1024], keyfile[1024], shim[1024];
+	char bin68[1024];
+	const char *bins[2] = { bin, bin68 }, *f;
+	uint32_t indir[128], i;
+	struct rsspick_rss rss = { msft_key, 40, indir, 128 };
+	struct rsspick_tuple t;
+	struct rss_conf c;
+	int b;
+
+	for (i = 0; i < 128; i++)
+		indir[i] = i % 8;
+	snprintf(x96, sizeof(x96), "%s/toeplitz-96-6.1.txt", datadir);
+	snprintf(keyfile, sizeof(keyfile), "%s/msft-key.txt", datadir);
+	snprintf(shim, sizeof(shim), "%s/../ethtool-shim.so", datadir);
+	snprintf(bin68, sizeof(bin68), "%s/../rsspick-uapi68", datadir);
+
+	/* F1: ethtool < 6.8 prints no input transformation: say so */
+	ethtool_conf("toeplitz-96-6.1.txt", &c, err, sizeof(err));
+	check(!rss_check_conf(&c, "eth0", AF_INET, err, sizeof(err), warn,
+			      sizeof(warn)) &&
+	      !strcmp(warn, "eth0: input transformation not reported (ethtool before 6.8 omits it); assuming none; ethtool -x does not show rx-flow-hash; assuming udp4 sdfn (check: ethtool -n eth0 rx-flow-hash udp4)"),
+	      "F1: ethtool 6.1 -x text: the assumed xfrm and rx-flow-hash are named: %s",
+	      warn);
+	rss_conf_free(&c);
+	run_cli(&r, NULL, "-x", x96, "--key-file", keyfile, "-s", "10.0.0.1",
+		"-D", "10.0.0.2", "-p", "443", "-q", "3", "-n", "1", NULL);
+	check(r.status == 0 && atoi(r.out) > 0 &&
+	      strstr(r.err, "rsspick: warning: eth1: input transformation not reported"),
+	      "F1: cli -x ethtool-6.1 text answers with a warning: %.*s",
+	      (int)strcspn(r.err, "\n"), r.err);
+
+	/* F2: the ioctl fallback (lo has no RSS_GET), also built as on 6.8+ */
+	for (b = 0; b < 2; b++) {
+		static char pre[1100], xf[16];
+
+		if (access(bins[b], X_OK) || access(shim, R_OK)) {
+			skip("F2: %s or %s not built", bins[b], shim);
+			continue;
+		}
+		snprintf(pre, sizeof(pre), "LD_PRELOAD=%s", shim);
+		cli_bin = bins[b];
+		cli_env[0] = pre;
+		make_tuple(&t, "10.0.0.1", "10.0.0.2", 0, 443);
+		run_cli(&r, NULL, "--dev", "lo", "-s", "10.0.0.1", "-D",
+			"10.0.0.2", "-p", "443", "-q", "3", "-n", "4", NULL);
+		check(r.status == 0 && verify_ports(r.out, &rss, t, 3, NULL) == 4 &&
+		      !r.err[0],
+		      "F2: %s --dev via the ioctl fallback: 4 verified ports, no warning",
+		      bins[b]);
+		for (i = 1; i <= 2; i++) {
+			snprintf(xf, sizeof(xf), "SHIM_XFRM=%u", i);
+			cli_env[1] = xf;
+			cli_error(b ? "F2 (6.8 headers): ioctl input_xfrm after hfunc" :
+				  "F2: ioctl input_xfrm in the byte after hfunc",
+				  i == 1 ? "lo: RSS input transformation symmetric-xor is on" :
+				  "lo: RSS input transformation symmetric-or-xor is on",
+				  1, NULL, "--dev", "lo", "-s", "10.0.0.1", "-D",
+				  "10.0.0.2", "-p", "443", "-q", "3", NULL);
+		}
+		/* an ioctl hfunc of 0 is "not reported", as in netlink */
+		cli_env[1] = "SHIM_HFUNC=0";
+		run_cli(&r, NULL, "--dev", "lo", "-s", "10.0.0.1", "-D",
+			"10.0.0.2", "-p", "443", "-q", "3", "-n", "1", NULL);
+		check(r.status == 0 &&
+		      !strcmp(r.err, "rsspick: warning: lo: hash function not reported; assuming toeplitz\n"),
+		      "F2: ioctl hfunc 0 is a warning, not a refusal: %.*s",
+		      (int)strcspn(r.err, "\n"), r.err);
+		/* F3 end to end: rx-flow-hash with the IPv6 flow label too */
+		cli_env[1] = "SHIM_FIELDS=0x2f0";
+		cli_error(b ? "F3 (6.8 headers): rx-flow-hash sdfn and flow label" :
+			  "F3: rx-flow-hash sdfn plus the flow label",
+			  "lo: rx-flow-hash udp4 hashes more than src/dst address and ports (ethtool -N lo rx-flow-hash udp4 sdfn)",
+			  1, NULL, "--dev", "lo", "-s", "10.0.0.1", "-D",
+			  "10.0.0.2", "-p", "443", "-q", "3", NULL);
+		cli_env[0] = cli_env[1] = NULL;
+		cli_bin = NULL;
+	}
+
+	/* F3: rx-flow-hash must be sdfn exactly */
+	for (i = 0; i < 4; i++) {
+		static const uint32_t extra[4] = { 1U << 1, 1U << 2, 1U << 9,
+						   1U << 31 };
+
+		memset(&c, 0, sizeof(c));
+		c.fields_known = true;
+		c.fields = RSS_RXH_SDFN | extra[i];
+		check(rss_check_conf(&c, "eth0", AF_INET, err, sizeof(err), warn,
+				     sizeof(warn)) &&
+		      strstr(err, "eth0: rx-flow-hash udp4 hashes more than src/dst address and ports"),
+		      "F3: rx-flow-hash 0x%x is refused: %s", c.fields, err);
+	}
+
+	/* F4: "equal N" takes the device's size or an explicit one */
+	cli_error("F4: equal N without a table size",
+		  "\"equal 6\" needs the table size: give --indir-size S (ethtool -x DEV shows it; mlx5 tables have at least 256 entries)",
+		  2, NULL, "-i", "equal 6", "-k", MSFT_KEY_STR, "-s", "10.0.0.1",
+		  "-D", "10.0.0.2", "-p", "1000", "-q", "2", NULL);
+	run_cli(&r, NULL, "-x", x96, "--key-file", keyfile, "-i", "equal 4",
+		"-s", "10.0.0.1", "-D", "10.0.0.2", "-p", "1000", "-q", "2",
+		"-n", "1", "--json", NULL);
+	check(r.status == 0 && strstr(r.out, "\"table_size\":96,"),
+	      "F4: -x (96 slots) with --indir 'equal 4' keeps 96 slots: %.*s",
+	      (int)strcspn(r.out, "\n"), r.out);
+	run_cli(&r, NULL, "-i", "equal 6", "--indir-size", "256", "-k",
+		MSFT_KEY_STR, "-s", "10.0.0.1", "-D", "10.0.0.2", "-p", "1000",
+		"-q", "2", "-n", "1", "--json", NULL);
+	check(r.status == 0 && strstr(r.out, "\"table_size\":256,"),
+	      "F4: equal 6 --indir-size 256: 256 slots");
+
+	/* F5: the "not in table" message does not count up to the queue */
+	cli_error("F5: queue not in a table holding queue 4294967295",
+		  "queue 5 does not appear in the indirection table (queues present: 0 1 4294967295)",
+		  1, NULL, "-k", MSFT_KEY_STR, "-i", "4294967295 1 0 1", "-s",
+		  "10.0.0.1", "-D", "10.0.0.2", "-p", "443", "-q", "5", NULL);
+
+	/* F6: IPv4-mapped IPv6 is what a dual-stack socket sends as IPv4 */
+	run_cli(&r4, NULL, "-k", MSFT_KEY_STR, "-i", "equal 8", "--indir-size",
+		"128", "-s", "10.0.0.1", "-D", "10.0.0.2", "-p", "1000", "-q",
+		"2", "--json", NULL);
+	run_cli(&r, NULL, "-k", MSFT_KEY_STR, "-i", "equal 8", "--indir-size",
+		"128", "-s", "::ffff:10.0.0.1", "-D", "::ffff:10.0.0.2", "-p",
+		"1000", "-q", "2", "--json", NULL);
+	check(r.status == 0 && r4.status == 0 && !strcmp(r.out, r4.out) &&
+	      strstr(r.out, "{\"family\":\"ipv4\",\"saddr\":\"10.0.0.1\","),
+	      "F6: ::ffff:10.0.0.1 -> ::ffff:10.0.0.2 answers as IPv4");
+	cli_error("F6: a mapped and a plain IPv6 address",
+		  "--saddr and --daddr must both be IPv4 or both IPv6", 2, NULL,
+		  "-k", MSFT_KEY_STR, "-i", "0", "-s", "::ffff:10.0.0.1", "-D",
+		  "2001:db8::2", "-p", "1", "-q", "0", NULL);
+
+	/* F7 */
+	run_cli(&r, NULL, "--help", NULL);
+	check(strstr(r.out, "queue\n    indir[hash % table_size].") &&
+	      !strstr(r.out, "%%"), "F7: --help prints indir[hash %% table_size]");
+
+	/* F8: exit statuses and messages */
+	cli_error("F8: --context without --dev", "--context goes with --dev", 2,
+		  NULL, "-x", x96, "--context", "7", "-s", "10.0.0.1", "-D",
+		  "10.0.0.2", "-p", "1", "-q", "0", NULL);
+	cli_error("F8: malformed --key-file content", "malformed RSS key", 1,
+		  NULL, "-i", "0", "--key-file", x96, "-s", "10.0.0.1", "-D",
+		  "10.0.0.2", "-p", "1", "-q", "0", NULL);
+	f = tmp_data("toeplitz-128.txt", "RX flow hash indirection table for eth0 with 8 RX ring(s):\n",
+		     "Cannot get RX ring count: Operation not supported\n", 1);
+	cli_error("F8: a recorded ethtool -x failure",
+		  "ethtool -x failed when this was recorded: Cannot get RX ring count: Operation not supported",
+		  1, NULL, "-x", f, "-s", "10.0.0.1", "-D", "10.0.0.2", "-p",
+		  "1", "-q", "0", NULL);
+	unlink(f);
+	f = tmp_data("toeplitz-128.txt", "", "", 2);
+	cli_error("F8: two ethtool -x outputs in one file",
+		  "malformed ethtool -x output: a second table at line 26 (one ethtool -x output per file)",
+		  1, NULL, "-x", f, "-s", "10.0.0.1", "-D", "10.0.0.2", "-p",
+		  "1", "-q", "0", NULL);
+	unlink(f);
+	f = tmp_data("toeplitz-128.txt", "xor: off", "xor: on", 1);
+	cli_error("F8: toeplitz and xor both on",
+		  "eth0: RSS hash function is toeplitz+xor, not toeplitz", 1,
+		  NULL, "-x", f, "-s", "10.0.0.1", "-D", "10.0.0.2", "-p", "1",
+		  "-q", "0", NULL);
+	unlink(f);
+	f = tmp_data("toeplitz-128.txt", "with 8 RX", "with 4 RX", 1);
+	cli_error("F8: a table entry at or above the ring count",
+		  "malformed ethtool -x output: slot 4 holds queue 4, but there are 4 RX rings",
+		  1, NULL, "-x", f, "-s", "10.0.0.1", "-D", "10.0.0.2", "-p",
+		  "1", "-q", "0", NULL);
+	unlink(f);
+	cli_error("F8: a directory as the ethtool -x file", ": Is a directory",
+		  1, NULL, "-x", datadir, "-s", "10.0.0.1", "-D", "10.0.0.2",
+		  "-p", "1", "-q", "0", NULL);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -1048,6 +1251,8 @@ int main(int argc, char **argv)
 	test_random();
 	if (!access(bin, X_OK))
 		test_cli();
+	if (!access(bin, X_OK))
+		test_findings();
 
 	printf("%d passed, %d failed, %d skipped\n", npass, nfail, nskip);
 	return nfail ? 1 : 0;
