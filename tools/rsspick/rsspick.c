@@ -352,38 +352,61 @@ static int check_query(const struct rsspick_rss *rss, const struct rsspick_tuple
 	return -RSSPICK_ENOQUEUE;
 }
 
+/* The slots of the table holding @queue: a malloc'd array of *n. */
+static uint32_t *queue_slots(const struct rsspick_rss *rss, uint32_t queue,
+			     uint32_t *n)
+{
+	uint32_t j, *slots;
+
+	for (j = 0, *n = 0; j < rss->indir_size; j++)
+		*n += rss->indir[j] == queue;
+	slots = malloc(sizeof(*slots) * (*n ? *n : 1));
+	for (j = 0, *n = 0; slots && j < rss->indir_size; j++)
+		if (rss->indir[j] == queue)
+			slots[(*n)++] = j;
+	return slots;
+}
+
+/* The answer as the union of the cosets solving (M s)_low = j ^ h0. */
+static int affine_cosets(const struct lowbits_sys *ls, uint32_t h0,
+			 const uint32_t *slots, uint32_t n,
+			 struct rsspick_set *set)
+{
+	uint32_t j, cap = n;
+	uint16_t p;
+
+	set->method = RSSPICK_AFFINE;
+	set->rank = ls->rank;
+	set->dim = ls->dim;
+	memcpy(set->basis, ls->null, sizeof(set->basis));
+	/* at most one coset per table slot, and at most 2^rank of them */
+	if (ls->rank < 32 && cap > (1U << ls->rank))
+		cap = 1U << ls->rank;
+	set->offs = malloc(sizeof(*set->offs) * (cap ? cap : 1));
+	if (!set->offs)
+		return -RSSPICK_ENOMEM;
+	/* distinct slots j have distinct low bits: the cosets are disjoint */
+	for (j = 0; j < n && set->ncosets < cap; j++)
+		if (lowbits_solve(ls, slots[j] ^ h0, &p))
+			set->offs[set->ncosets++] = p;
+	set->count = set->ncosets << ls->dim;
+	return 0;
+}
+
 static int solve_affine(const struct rsspick_rss *rss,
 			const struct port_model *pm, uint32_t queue,
 			struct rsspick_set *set)
 {
 	struct lowbits_sys ls;
-	uint32_t j, n = 0;
-	uint16_t p;
+	uint32_t n, *slots = queue_slots(rss, queue, &n);
+	int err;
 
-	lowbits_sys_init(&ls, pm, __builtin_ctz(rss->indir_size));
-	set->rank = ls.rank;
-	set->dim = ls.dim;
-	memcpy(set->basis, ls.null, sizeof(set->basis));
-
-	/* at most one coset per table slot, and at most 2^rank of them */
-	for (j = 0; j < rss->indir_size; j++)
-		if (rss->indir[j] == queue)
-			n++;
-	if (ls.rank < 32 && n > (1U << ls.rank))
-		n = 1U << ls.rank;
-	set->offs = malloc(sizeof(*set->offs) * (n ? n : 1));
-	if (!set->offs)
+	if (!slots)
 		return -RSSPICK_ENOMEM;
-
-	/* distinct slots j have distinct low bits: the cosets are disjoint */
-	for (j = 0; j < rss->indir_size && set->ncosets < n; j++) {
-		if (rss->indir[j] != queue)
-			continue;
-		if (lowbits_solve(&ls, j ^ pm->h0, &p))
-			set->offs[set->ncosets++] = p;
-	}
-	set->count = set->ncosets << ls.dim;
-	return 0;
+	lowbits_sys_init(&ls, pm, __builtin_ctz(rss->indir_size));
+	err = affine_cosets(&ls, pm->h0, slots, n, set);
+	free(slots);
+	return err;
 }
 
 /* Division-free h % d for 32-bit h and d (Lemire et al.). */
@@ -474,7 +497,6 @@ int rsspick_solve(const struct rsspick_rss *rss,
 	if (!set)
 		return -RSSPICK_ENOMEM;
 	if (is_pow2(rss->indir_size)) {
-		set->method = RSSPICK_AFFINE;
 		err = solve_affine(rss, &pm, queue, set);
 	} else {
 		set->method = RSSPICK_SCAN;
@@ -486,6 +508,208 @@ int rsspick_solve(const struct rsspick_rss *rss,
 	}
 	*out = set;
 	return 0;
+}
+
+/*
+ * A plan holds what depends on the key, table and queue only.  The hash
+ * of the addresses and dport (sport 0) is a XOR of per-input-byte tables,
+ * one lookup per byte; with the low-bits system already eliminated and
+ * the queue's slots listed, a new flow's answer is at most one echelon
+ * solve per slot, and "a port" usually the first slot's coset.
+ */
+struct rsspick_plan {
+	struct rsspick_rss rss;		/* own copies of key and table */
+	int family;
+	uint32_t queue;
+	struct port_model pm;		/* col[] for the sport bits */
+	int in_len;
+	uint32_t tab[RSSPICK_MAX_INPUT][256];
+	struct lowbits_sys ls;		/* the low a bits, S = 2^a * odd */
+	struct rsspick_set shape;	/* their null space, as a set's */
+	uint32_t delta[NBITS];		/* hash change of each null vector */
+	uint64_t magic;			/* fastmod() by S */
+	uint32_t nslots, *slots;	/* residues mod 2^a of the queue's slots */
+};
+
+int rsspick_plan_new(const struct rsspick_rss *rss, int family,
+		     uint32_t queue, struct rsspick_plan **out)
+{
+	struct rsspick_tuple t0 = { .family = family };
+	struct rsspick_plan *pl;
+	uint32_t i, v, w[8];
+	int err, b;
+
+	if (!out)
+		return -RSSPICK_EINVAL;
+	*out = NULL;
+	err = check_query(rss, &t0, queue);
+	if (err)
+		return err;
+	pl = calloc(1, sizeof(*pl));
+	if (!pl)
+		return -RSSPICK_ENOMEM;
+	pl->family = family;
+	pl->queue = queue;
+	pl->rss.key_len = rss->key_len;
+	pl->rss.indir_size = rss->indir_size;
+	pl->rss.key = malloc(rss->key_len);
+	pl->rss.indir = malloc(sizeof(*rss->indir) * rss->indir_size);
+	if (!pl->rss.key || !pl->rss.indir)
+		goto nomem;
+	memcpy((uint8_t *)pl->rss.key, rss->key, rss->key_len);
+	memcpy((uint32_t *)pl->rss.indir, rss->indir,
+	       sizeof(*rss->indir) * rss->indir_size);
+	port_model_init(rss, &t0, &pl->pm);
+	pl->in_len = 2 * addr_len(family) + 4;
+	for (i = 0; i < (uint32_t)pl->in_len; i++) {
+		for (b = 0; b < 8; b++)
+			w[b] = key_window(rss->key, i * 8 + b);
+		/* tab[i][v] = tab[i][v without its lowest bit] ^ that bit's window */
+		for (v = 1; v < 256; v++)
+			pl->tab[i][v] = pl->tab[i][v & (v - 1)] ^
+					w[7 - __builtin_ctz(v)];
+	}
+	lowbits_sys_init(&pl->ls, &pl->pm, __builtin_ctz(rss->indir_size));
+	pl->shape.dim = pl->ls.dim;
+	memcpy(pl->shape.basis, pl->ls.null, sizeof(pl->shape.basis));
+	for (i = 0; i < pl->ls.dim; i++)
+		pl->delta[i] = port_model_eval(&pl->pm, pl->ls.null[i]) ^
+			       pl->pm.h0;
+	pl->magic = UINT64_MAX / rss->indir_size + 1;
+	pl->slots = queue_slots(rss, queue, &pl->nslots);
+	if (!pl->slots)
+		goto nomem;
+	if (!is_pow2(rss->indir_size)) {	/* distinct residues mod 2^a */
+		uint32_t n = 0, j;
+
+		for (i = 0; i < pl->nslots; i++) {
+			for (j = 0; j < n; j++)
+				if (pl->slots[j] == (pl->slots[i] & pl->ls.mask))
+					break;
+			if (j == n)
+				pl->slots[n++] = pl->slots[i] & pl->ls.mask;
+		}
+		pl->nslots = n;
+	}
+	*out = pl;
+	return 0;
+nomem:
+	rsspick_plan_free(pl);
+	return -RSSPICK_ENOMEM;
+}
+
+void rsspick_plan_free(struct rsspick_plan *pl)
+{
+	if (!pl)
+		return;
+	free((uint8_t *)pl->rss.key);
+	free((uint32_t *)pl->rss.indir);
+	free(pl->slots);
+	free(pl);
+}
+
+/* Hash of flow @t with sport 0, by the byte tables. */
+static int plan_h0(const struct rsspick_plan *pl,
+		   const struct rsspick_tuple *t, uint32_t *h0)
+{
+	struct rsspick_tuple t0;
+	uint8_t in[RSSPICK_MAX_INPUT];
+	uint32_t h = 0;
+	int i;
+
+	if (!pl || !t)
+		return -RSSPICK_EINVAL;
+	if (t->family != pl->family)
+		return -RSSPICK_EFAMILY;
+	t0 = *t;
+	t0.sport = 0;
+	rsspick_tuple_input(&t0, true, in);
+	for (i = 0; i < pl->in_len; i++)
+		h ^= pl->tab[i][in[i]];
+	*h0 = h;
+	return 0;
+}
+
+int rsspick_plan_solve(const struct rsspick_plan *pl,
+		       const struct rsspick_tuple *t, struct rsspick_set **out)
+{
+	struct port_model pm;
+	struct rsspick_set *set;
+	int err;
+
+	if (!out)
+		return -RSSPICK_EINVAL;
+	*out = NULL;
+	err = plan_h0(pl, t, &pm.h0);
+	if (err)
+		return err;
+	set = calloc(1, sizeof(*set));
+	if (!set)
+		return -RSSPICK_ENOMEM;
+	if (is_pow2(pl->rss.indir_size)) {
+		err = affine_cosets(&pl->ls, pm.h0, pl->slots, pl->nslots, set);
+	} else {
+		memcpy(pm.col, pl->pm.col, sizeof(pm.col));
+		set->method = RSSPICK_SCAN;
+		err = solve_scan(&pl->rss, &pm, pl->queue, set);
+	}
+	if (err) {
+		rsspick_set_free(set);
+		return err;
+	}
+	*out = set;
+	return 0;
+}
+
+static uint32_t coset_below(const struct rsspick_set *set, uint16_t off,
+			    uint32_t x);
+static uint32_t coset_kth(const struct rsspick_set *set, uint16_t off,
+			  uint32_t k);
+
+int rsspick_plan_port(const struct rsspick_plan *pl,
+		      const struct rsspick_tuple *t, uint16_t lo, uint16_t hi,
+		      uint16_t *port)
+{
+	uint32_t S, h0, h, i, k, g;
+	uint16_t p;
+	int err;
+
+	if (!port || lo > hi)
+		return -RSSPICK_EINVAL;
+	err = plan_h0(pl, t, &h0);
+	if (err)
+		return err;
+	S = pl->rss.indir_size;
+	for (i = 0; i < pl->nslots; i++) {
+		if (!lowbits_solve(&pl->ls, pl->slots[i] ^ h0, &p))
+			continue;
+		if (is_pow2(S)) {
+			/* the coset's lowest port >= lo: usually slot 0's */
+			k = coset_below(&pl->shape, p, lo);
+			if (k >> pl->shape.dim)
+				continue;
+			k = coset_kth(&pl->shape, p, k);
+			if (k > hi)
+				continue;
+			*port = k;
+			return 0;
+		}
+		/* other sizes: walk the coset until a port lands on the queue */
+		h = port_model_eval(&pl->pm, p) ^ pl->pm.h0 ^ h0;
+		for (g = 0; ; ) {
+			if (p >= lo && p <= hi &&
+			    pl->rss.indir[fastmod(h, pl->magic, S)] == pl->queue) {
+				*port = p;
+				return 0;
+			}
+			if (++g >> pl->ls.dim)
+				break;
+			k = __builtin_ctz(g);
+			p ^= pl->ls.null[k];
+			h ^= pl->delta[k];
+		}
+	}
+	return -RSSPICK_ENOENT;
 }
 
 void rsspick_set_free(struct rsspick_set *set)
@@ -649,6 +873,28 @@ size_t rsspick_set_list(const struct rsspick_set *set, uint16_t lo,
 		return n;
 	}
 
+	/* every port of the range: through the bitmap, about 1 ns a port */
+	if (max >= rsspick_set_count_range(set, lo, hi)) {
+		uint64_t *bm = malloc(RSSPICK_BITMAP_WORDS * sizeof(*bm));
+		uint32_t p;
+
+		if (!bm)
+			return 0;
+		rsspick_set_bitmap(set, bm);
+		for (p = lo; p <= hi; p = (p | 63) + 1) {
+			uint64_t w = bm[p / 64] >> (p % 64);
+
+			for (; w; w &= w - 1) {
+				uint32_t v = p + __builtin_ctzll(w);
+
+				if (v > hi)
+					break;
+				out[n++] = v;
+			}
+		}
+		free(bm);
+		return n;
+	}
 	/* k-way merge of the cosets, each enumerated in increasing order */
 	heap = malloc(sizeof(*heap) * (set->ncosets ? set->ncosets : 1));
 	if (!heap)

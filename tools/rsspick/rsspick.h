@@ -111,7 +111,8 @@ uint32_t rsspick_set_count_range(const struct rsspick_set *set,
 				 uint16_t lo, uint16_t hi);
 /*
  * Store up to @max ports of the set within [lo, hi] into @out, ascending.
- * Returns how many were stored.
+ * Returns how many were stored.  When @max covers them all, the ports come
+ * from the bitmap (about 1 ns each); fewer come from a merge of the cosets.
  */
 size_t rsspick_set_list(const struct rsspick_set *set, uint16_t lo,
 			uint16_t hi, uint16_t *out, size_t max);
@@ -124,6 +125,34 @@ int rsspick_set_nearest(const struct rsspick_set *set, uint16_t pref,
 /* Fill a 65536-bit bitmap (bit p set = port p in the set). */
 void rsspick_set_bitmap(const struct rsspick_set *set,
 			uint64_t bm[RSSPICK_BITMAP_WORDS]);
+
+/*
+ * Precompute once, then answer many flows.  A plan holds what depends only
+ * on the key, the table and the queue (the map from source-port bits to
+ * table index bits, eliminated once; the slots holding the queue; the
+ * hash split into per-byte tables).  For a power-of-two table, a new flow
+ * then costs one table lookup per input byte and a small echelon solve:
+ * O(1), independent of the 65536 ports.  For other sizes the whole set
+ * still takes a scan; one port takes an expected O(S / slots of the
+ * queue) steps of one XOR each.
+ * rsspick_plan_new() copies the key and table; errors as rsspick_solve().
+ */
+struct rsspick_plan;
+int rsspick_plan_new(const struct rsspick_rss *rss, int family,
+		     uint32_t queue, struct rsspick_plan **out);
+void rsspick_plan_free(struct rsspick_plan *plan);
+/* As rsspick_solve() for flow @t (t->sport ignored; family as planned). */
+int rsspick_plan_solve(const struct rsspick_plan *plan,
+		       const struct rsspick_tuple *t, struct rsspick_set **out);
+/*
+ * One source port in [lo, hi] for flow @t, not necessarily the lowest:
+ * for power-of-two tables the lowest of the first queue slot's coset
+ * that meets the range, for others the first hit of a coset walk.
+ * Returns 0, or -RSSPICK_ENOENT if the range holds none.
+ */
+int rsspick_plan_port(const struct rsspick_plan *plan,
+		      const struct rsspick_tuple *t, uint16_t lo, uint16_t hi,
+		      uint16_t *port);
 
 /* Introspection, for documentation, tests and the benchmark. */
 struct rsspick_set_info {

@@ -15,6 +15,18 @@
  *                  65536 4-tuples.
  *   brute/incr     the strongest brute force: uses linearity too, one
  *                  XOR per port along a Gray code, then the table lookup.
+ *   list/all       rsspick_solve() + rsspick_set_list() of every port,
+ *                  what the CLI prints (through the bitmap).
+ *
+ * Then "a port for queue Q" on a new flow, flows per second:
+ *
+ *   plan           rsspick_plan_port() on a plan made once for the key,
+ *                  table and queue (outside the timing).
+ *   solve          rsspick_solve() from scratch: the set only, no port
+ *                  taken yet (the conservative baseline);
+ *   solve+port     the same, then its lowest port, rsspick_set_list(, 1),
+ *                  which is how a caller took a port before plans.
+ *   brute          hash sport 1, 2, ... from scratch until one lands on Q.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,11 +109,11 @@ static uint32_t brute_incr(const struct rsspick_rss *rss,
 	return n;
 }
 
-enum mode { SOLVE_SET, SOLVE_BITMAP, BRUTE_INCR, BRUTE_NAIVE, NMODES };
+enum mode { SOLVE_SET, SOLVE_BITMAP, BRUTE_INCR, BRUTE_NAIVE, LIST_ALL,
+	    PORT_PLAN, PORT_SOLVE, PORT_SOLVE1, PORT_BRUTE, NMODES };
 
-static const char *const mode_name[NMODES] = {
-	"solver/set", "solver/bitmap", "brute/incr", "brute/naive",
-};
+static struct rsspick_plan *plan;
+static uint16_t ports[RSSPICK_NPORTS];
 
 static uint32_t one_query(enum mode m, const struct rsspick_rss *rss,
 			  struct rsspick_tuple *t, uint32_t q)
@@ -126,6 +138,31 @@ static uint32_t one_query(enum mode m, const struct rsspick_rss *rss,
 	case BRUTE_NAIVE:
 		rsspick_brute(rss, t, q, bm, &n);
 		break;
+	case LIST_ALL:
+		if (rsspick_solve(rss, t, q, &set))
+			return 0;
+		n = rsspick_set_list(set, 0, 65535, ports, RSSPICK_NPORTS);
+		rsspick_set_free(set);
+		break;
+	case PORT_PLAN:
+		if (!rsspick_plan_port(plan, t, 1, 65535, ports))
+			n = ports[0];
+		break;
+	case PORT_SOLVE:
+	case PORT_SOLVE1:
+		if (rsspick_solve(rss, t, q, &set))
+			return 0;
+		n = rsspick_set_count(set);
+		if (m == PORT_SOLVE1 && rsspick_set_list(set, 1, 65535, ports, 1))
+			n = ports[0];
+		rsspick_set_free(set);
+		break;
+	case PORT_BRUTE:
+		for (t->sport = 1; t->sport; t->sport++)
+			if (!rsspick_queue(rss, t, NULL, &n) && n == q)
+				return t->sport;
+		n = 0;
+		break;
 	default:
 		break;
 	}
@@ -133,7 +170,7 @@ static uint32_t one_query(enum mode m, const struct rsspick_rss *rss,
 }
 
 static double measure(enum mode m, const struct rsspick_rss *rss,
-		      struct rsspick_tuple *t, uint32_t q)
+		      struct rsspick_tuple *t, uint32_t q, uint64_t budget)
 {
 	uint64_t start = now_ns(), el, iters = 0, acc = 0;
 
@@ -144,7 +181,7 @@ static double measure(enum mode m, const struct rsspick_rss *rss,
 			acc += one_query(m, rss, t, q);
 		iters += 4;
 		el = now_ns() - start;
-	} while (el < BUDGET_NS);
+	} while (el < budget);
 	sink += acc;
 	return iters * 1e9 / el;
 }
@@ -157,46 +194,52 @@ struct config {
 	bool random_table;
 };
 
+static const struct config cfgs[] = {
+	{ "ipv4, equal 8 over 128 (pow2)", AF_INET, 128, 8, false },
+	{ "ipv6, equal 8 over 128 (pow2)", AF_INET6, 128, 8, false },
+	{ "ipv6, 64 queues random, 2048 (pow2)", AF_INET6, 2048, 64, true },
+	{ "ipv6, equal 6 over 96 (not pow2)", AF_INET6, 96, 6, false },
+	{ "ipv4, equal 12 over 1000 (not pow2)", AF_INET, 1000, 12, false },
+};
+#define NCFG ((int)(sizeof(cfgs) / sizeof(cfgs[0])))
+
+/* The key, table and flow of config @c; the caller frees rss->indir. */
+static void setup(int c, struct rsspick_rss *rss, struct rsspick_tuple *t)
+{
+	const struct config *cf = &cfgs[c];
+	uint32_t *indir = malloc(sizeof(*indir) * cf->size), i;
+
+	for (i = 0; i < cf->size; i++)
+		indir[i] = cf->random_table ? rnd() % cf->nq : i % cf->nq;
+	indir[0] = 1;	/* the queue asked for */
+	*rss = (struct rsspick_rss){ key40, 40, indir, cf->size };
+	*t = (struct rsspick_tuple){ .family = cf->family, .dport = 4789 };
+	memset(t->daddr, 0x20, 16);
+}
+
 int main(void)
 {
-	static const struct config cfgs[] = {
-		{ "ipv4, equal 8 over 128 (pow2)", AF_INET, 128, 8, false },
-		{ "ipv6, equal 8 over 128 (pow2)", AF_INET6, 128, 8, false },
-		{ "ipv6, 64 queues random, 2048 (pow2)", AF_INET6, 2048, 64,
-		  true },
-		{ "ipv6, equal 6 over 96 (not pow2)", AF_INET6, 96, 6, false },
-		{ "ipv4, equal 12 over 1000 (not pow2)", AF_INET, 1000, 12,
-		  false },
-	};
 	double qps[NMODES], geo_naive = 0, geo_incr = 0, geo_set = 0;
-	double geo_set_pow2 = 0;
+	double geo_set_pow2 = 0, geo_ps[2] = { 0 }, geo_pb[2] = { 0 };
 	uint64_t t0 = now_ns();
-	int npow2 = 0, c;
-	size_t i;
+	int npow2 = 0, c, m, k;
 
 	printf("rsspick bench: ports-for-queue queries/s on one core, %.1f s per cell\n",
 	       BUDGET_NS / 1e9);
-	printf("%-38s %12s %14s %11s %12s %10s %10s\n", "config",
+	printf("%-38s %12s %14s %11s %12s %10s %10s %10s\n", "config",
 	       "solver/set", "solver/bitmap", "brute/incr", "brute/naive",
-	       "bmp/naive", "bmp/incr");
-	for (c = 0; c < (int)(sizeof(cfgs) / sizeof(cfgs[0])); c++) {
+	       "list/all", "bmp/naive", "bmp/incr");
+	for (c = 0; c < NCFG; c++) {
 		const struct config *cf = &cfgs[c];
-		struct rsspick_tuple t = { .family = cf->family, .dport = 4789 };
-		uint32_t *indir = malloc(sizeof(*indir) * cf->size);
-		struct rsspick_rss rss = { key40, 40, indir, cf->size };
-		uint32_t q = 1;
-		int m;
+		struct rsspick_tuple t;
+		struct rsspick_rss rss;
 
-		for (i = 0; i < cf->size; i++)
-			indir[i] = cf->random_table ? rnd() % cf->nq :
-				   i % cf->nq;
-		indir[0] = q;
-		memset(t.daddr, 0x20, 16);
-		for (m = 0; m < NMODES; m++)
-			qps[m] = measure(m, &rss, &t, q);
-		printf("%-38s %12.0f %14.0f %11.0f %12.1f %9.0fx %9.1fx\n",
+		setup(c, &rss, &t);
+		for (m = 0; m <= LIST_ALL; m++)
+			qps[m] = measure(m, &rss, &t, 1, BUDGET_NS);
+		printf("%-38s %12.0f %14.0f %11.0f %12.1f %10.0f %9.0fx %9.1fx\n",
 		       cf->name, qps[SOLVE_SET], qps[SOLVE_BITMAP],
-		       qps[BRUTE_INCR], qps[BRUTE_NAIVE],
+		       qps[BRUTE_INCR], qps[BRUTE_NAIVE], qps[LIST_ALL],
 		       qps[SOLVE_BITMAP] / qps[BRUTE_NAIVE],
 		       qps[SOLVE_BITMAP] / qps[BRUTE_INCR]);
 		geo_naive += __builtin_log(qps[SOLVE_BITMAP] / qps[BRUTE_NAIVE]);
@@ -207,18 +250,47 @@ int main(void)
 						      qps[BRUTE_INCR]);
 			npow2++;
 		}
-		free(indir);
+		free((uint32_t *)rss.indir);
 	}
-	c = sizeof(cfgs) / sizeof(cfgs[0]);
-	(void)mode_name;
 	printf("geometric mean ratio, solver/bitmap vs brute/naive: %.0fx\n",
-	       __builtin_exp(geo_naive / c));
+	       __builtin_exp(geo_naive / NCFG));
 	printf("geometric mean ratio, solver/set    vs brute/naive: %.0fx\n",
-	       __builtin_exp(geo_set / c));
+	       __builtin_exp(geo_set / NCFG));
 	printf("geometric mean ratio, solver/bitmap vs brute/incr:  %.1fx\n",
-	       __builtin_exp(geo_incr / c));
+	       __builtin_exp(geo_incr / NCFG));
 	printf("geometric mean ratio, solver/set    vs brute/incr (pow2 tables): %.0fx\n",
 	       __builtin_exp(geo_set_pow2 / npow2));
+
+	printf("\na port for queue 1 on a new flow, flows/s (plan made once per key, table, queue)\n");
+	printf("%-38s %10s %10s %11s %10s %11s %11s\n", "config", "plan",
+	       "solve", "solve+port", "brute", "plan/solve", "plan/brute");
+	for (c = 0; c < NCFG; c++) {
+		const struct config *cf = &cfgs[c];
+		struct rsspick_tuple t;
+		struct rsspick_rss rss;
+
+		setup(c, &rss, &t);
+		if (rsspick_plan_new(&rss, cf->family, 1, &plan))
+			return 1;
+		for (m = PORT_PLAN; m <= PORT_BRUTE; m++)
+			qps[m] = measure(m, &rss, &t, 1, BUDGET_NS / 2);
+		printf("%-38s %10.0f %10.0f %11.0f %10.0f %10.1fx %10.1fx\n",
+		       cf->name, qps[PORT_PLAN], qps[PORT_SOLVE],
+		       qps[PORT_SOLVE1], qps[PORT_BRUTE],
+		       qps[PORT_PLAN] / qps[PORT_SOLVE],
+		       qps[PORT_PLAN] / qps[PORT_BRUTE]);
+		k = !!(cf->size & (cf->size - 1));
+		geo_ps[k] += __builtin_log(qps[PORT_PLAN] / qps[PORT_SOLVE]);
+		geo_pb[k] += __builtin_log(qps[PORT_PLAN] / qps[PORT_BRUTE]);
+		rsspick_plan_free(plan);
+		free((uint32_t *)rss.indir);
+	}
+	printf("geometric mean ratio, plan vs solve from scratch: %.1fx (pow2 tables), %.1fx (others)\n",
+	       __builtin_exp(geo_ps[0] / npow2),
+	       __builtin_exp(geo_ps[1] / (NCFG - npow2)));
+	printf("geometric mean ratio, plan vs brute force:        %.1fx (pow2 tables), %.1fx (others)\n",
+	       __builtin_exp(geo_pb[0] / npow2),
+	       __builtin_exp(geo_pb[1] / (NCFG - npow2)));
 	printf("total %.1f s\n", (now_ns() - t0) / 1e9);
 	return 0;
 }

@@ -147,6 +147,7 @@ static void test_lib_errors(void)
 	uint64_t bm[RSSPICK_BITMAP_WORDS];
 	struct rsspick_tuple t4, t6;
 	struct rsspick_set *set = (void *)1;
+	struct rsspick_plan *plan = (void *)1;
 	uint8_t in[36] = { 0 };
 	uint16_t port;
 	int e;
@@ -195,6 +196,20 @@ static void test_lib_errors(void)
 
 	check(rsspick_solve(&rss, &t4, 9, &set) == -RSSPICK_ENOQUEUE,
 	      "solve: queue 9 not in table is ENOQUEUE");
+	check(rsspick_plan_new(&rss, AF_INET, 9, &plan) == -RSSPICK_ENOQUEUE &&
+	      !plan, "plan_new: queue 9 not in table is ENOQUEUE");
+	check(rsspick_plan_new(&rss, AF_UNIX, 0, &plan) == -RSSPICK_EFAMILY,
+	      "plan_new: AF_UNIX is EFAMILY");
+	check(rsspick_plan_new(&rss, AF_INET, 0, &plan) == 0 &&
+	      rsspick_plan_solve(plan, &t6, &set) == -RSSPICK_EFAMILY &&
+	      rsspick_plan_port(plan, &t6, 1, 65535, &port) == -RSSPICK_EFAMILY &&
+	      rsspick_plan_port(plan, &t4, 9, 3, &port) == -RSSPICK_EINVAL,
+	      "plan: an IPv6 flow on an IPv4 plan is EFAMILY, range 9-3 EINVAL");
+	rsspick_plan_free(plan);
+	rss.key_len = 39;
+	check(rsspick_plan_new(&rss, AF_INET6, 0, &plan) == -RSSPICK_EKEYLEN,
+	      "plan_new: IPv6 with 39-byte key is EKEYLEN");
+	rss.key_len = 40;
 	check(rsspick_brute(&rss, &t4, 9, bm, NULL) == -RSSPICK_ENOQUEUE,
 	      "brute: queue 9 not in table is ENOQUEUE");
 	rss.key_len = 39;
@@ -341,6 +356,66 @@ static int compare_set(const struct rsspick_set *set, const uint64_t *ref,
 	return 1;
 }
 
+/*
+ * A plan made once for the key, table and queue answers like the solver:
+ * every query on the brute-forced flow, then on four new flows the same
+ * bitmap as rsspick_solve() and a port in range whenever there is one.
+ */
+static int plan_check(const struct rsspick_rss *rss, struct rsspick_tuple t,
+		      uint32_t q, const uint64_t *ref, uint32_t ref_count,
+		      char *why, size_t wlen)
+{
+	static uint64_t bma[RSSPICK_BITMAP_WORDS], bmb[RSSPICK_BITMAP_WORDS];
+	struct rsspick_set *a = NULL, *b = NULL;
+	struct rsspick_plan *pl;
+	int k, ok, r;
+
+	if (rsspick_plan_new(rss, t.family, q, &pl)) {
+		snprintf(why, wlen, "plan_new failed");
+		return 0;
+	}
+	ok = !rsspick_plan_solve(pl, &t, &a) &&
+	     compare_set(a, ref, ref_count, why, wlen);
+	rsspick_set_free(a);
+	for (k = 0; ok && k < 4; k++) {
+		uint16_t lo = rnd(), hi = rnd(), port = 0;
+		uint32_t want;
+
+		if (lo > hi) {
+			uint16_t x = lo;
+
+			lo = hi;
+			hi = x;
+		}
+		t.saddr[rnd() % 16] ^= 1 + rnd() % 255;
+		t.dport = rnd();
+		if (rsspick_solve(rss, &t, q, &b) ||
+		    rsspick_plan_solve(pl, &t, &a)) {
+			snprintf(why, wlen, "plan flow %d: solve failed", k);
+			ok = 0;
+			break;
+		}
+		rsspick_set_bitmap(a, bma);
+		rsspick_set_bitmap(b, bmb);
+		want = rsspick_set_count_range(b, lo, hi);
+		r = rsspick_plan_port(pl, &t, lo, hi, &port);
+		if (memcmp(bma, bmb, sizeof(bma)) ||
+		    rsspick_set_count(a) != rsspick_set_count(b)) {
+			snprintf(why, wlen, "plan flow %d: set differs", k);
+			ok = 0;
+		} else if (want ? r || port < lo || port > hi ||
+			   !rsspick_set_has(b, port) : r != -RSSPICK_ENOENT) {
+			snprintf(why, wlen, "plan_port(%u-%u) = %d/%u, %u in range",
+				 lo, hi, r, port, want);
+			ok = 0;
+		}
+		rsspick_set_free(a);
+		rsspick_set_free(b);
+	}
+	rsspick_plan_free(pl);
+	return ok;
+}
+
 struct rand_case {
 	uint32_t size;
 	uint32_t nqueues;
@@ -410,9 +485,10 @@ static void test_random(void)
 			continue;
 		}
 		rsspick_set_info(set, &info);
-		ok = compare_set(set, ref, ref_count, why, sizeof(why));
+		ok = compare_set(set, ref, ref_count, why, sizeof(why)) &&
+		     plan_check(&rss, t, q, ref, ref_count, why, sizeof(why));
 		check(ok,
-		      "random #%d %s key %zu%s table %u (%s, rank %u) queue %u: %u ports match brute force%s%s",
+		      "random #%d %s key %zu%s table %u (%s, rank %u) queue %u: %u ports match brute force, also planned%s%s",
 		      c, t.family == AF_INET ? "ipv4" : "ipv6", klen,
 		      key_kind == 1 ? " sparse" : key_kind == 2 ? " zero" : "",
 		      size, info.method == RSSPICK_AFFINE ? "affine" : "scan",
