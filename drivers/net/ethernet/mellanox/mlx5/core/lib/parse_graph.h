@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+
+#ifndef __MLX5_LIB_PARSE_GRAPH_H__
+#define __MLX5_LIB_PARSE_GRAPH_H__
+
+#include <linux/types.h>
+
+struct mlx5_core_dev;
+struct mlx5_parse_graph_node;
+
+struct mlx5_parse_graph_node *mlx5_parse_graph_node_get(struct mlx5_core_dev *mdev,
+							u8 ip_proto);
+void mlx5_parse_graph_node_put(struct mlx5_parse_graph_node *node);
+u8 mlx5_parse_graph_node_sample_id(const struct mlx5_parse_graph_node *node);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+int mlx5_pg_cmd(struct mlx5_core_dev *mdev, void *in, int in_size, void *out,
+		int out_size);
+#endif
+
+#endif /* __MLX5_LIB_PARSE_GRAPH_H__ */

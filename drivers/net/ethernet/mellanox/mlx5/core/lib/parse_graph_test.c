@@ -1,0 +1,1059 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+
+/* KUnit tests of parse graph nodes and of the ethtool l4data rules that use
+ * them.
+ *
+ * The firmware is a model behind mlx5_pg_cmd(), through which the node
+ * manager sends every command. It serves two functions of one device and an
+ * outside owner (a DPDK application, say) of a node, and answers as one of
+ * three hypotheses on the scope of the parse graph, none of which is
+ * documented: a graph per function; one per device that refuses a second
+ * node on an arc; one per device that shares the node between handles.
+ * Object ids are numbered per function, so the two functions get the same
+ * ids. A firmware reset forgets every object, and a command on an object id
+ * from before it fails the test.
+ *
+ * The ethtool side is tested as far as en_fs_ethtool.c goes before flow
+ * steering: the match it builds, checked with fs_core's own check, and the
+ * rules it refuses. Nothing in the command interface or fs_core is replaced.
+ */
+
+#include <kunit/device.h>
+#include <kunit/static_stub.h>
+#include <kunit/test.h>
+#include <linux/mlx5/driver.h>
+#include "mlx5_core.h"
+#include "fs_core.h"
+#include "en.h"
+#include "en/fs_ethtool.h"
+#include "lib/parse_graph.h"
+
+#define FW_MAX_NODES	16
+#define FW_OBJ_ID_BASE	0x100	/* ids are FW_OBJ_ID_BASE + 0x1000 * resets + n */
+#define FW_OUTSIDE	2	/* function index of the outside owner's handles */
+#define FW_LOG_LEN	64
+
+enum fw_scope {
+	FW_PER_FUNCTION,	/* (a) one graph per function */
+	FW_REFUSE_SECOND,	/* (b) one per device, a second node on an arc is refused */
+	FW_SHARE,		/* (c) one per device, a second create shares the node */
+};
+
+struct fw_node {
+	unsigned int handles;
+	int graph;
+	u8 proto;
+	u8 sample_id;
+};
+
+struct fw_handle {
+	bool live;
+	int fn;
+	u32 obj_id;
+	struct fw_node *node;
+};
+
+struct fw_cmd {
+	int fn;
+	u16 opcode;
+	u32 obj_id;
+};
+
+struct fw_model {
+	enum fw_scope scope;
+	u8 second_status;		/* FW_REFUSE_SECOND: the refusal's status */
+	unsigned int node_budget;	/* flex parsers left for nodes */
+	unsigned int pool;		/* programmable sample fields */
+	u32 epoch;			/* firmware resets so far */
+	bool down;			/* internal error: commands do not reach it */
+	u16 fail_opcode;		/* fail the next command with this opcode */
+	u8 fail_status;
+	u32 query_sample_id;		/* if set, queries answer this id */
+	bool query_sample_disabled;
+	u32 next_obj_id[FW_OUTSIDE + 1];
+	struct fw_node nodes[FW_MAX_NODES];
+	struct fw_handle handles[FW_MAX_NODES * 2];
+	struct fw_cmd log[FW_LOG_LEN];
+	unsigned int n_log;
+	u32 last_create[MLX5_ST_SZ_DW(create_flex_parse_graph_in)];
+};
+
+struct pg_ctx {
+	struct kunit *test;
+	struct fw_model fw;
+	struct mlx5_core_dev *mdev[2];
+	struct mlx5e_priv *priv;
+	struct mlx5_parse_graph_node *held[4];	/* put at the end of the test */
+	unsigned int n_held;
+};
+
+static const int pg_cap_types[] = {
+	MLX5_CAP_GENERAL, MLX5_CAP_GENERAL_2, MLX5_CAP_FLOW_TABLE,
+	MLX5_CAP_PARSE_GRAPH_NODE,
+};
+
+#define GEN_CAP(mdev) ((mdev)->caps.hca[MLX5_CAP_GENERAL]->cur)
+#define GEN2_CAP(mdev) ((mdev)->caps.hca[MLX5_CAP_GENERAL_2]->cur)
+#define FT_CAP(mdev) ((mdev)->caps.hca[MLX5_CAP_FLOW_TABLE]->cur)
+#define PG_CAP(mdev) ((mdev)->caps.hca[MLX5_CAP_PARSE_GRAPH_NODE]->cur)
+
+/* ---- firmware model ---- */
+
+static int fw_graph(struct fw_model *fw, int fn)
+{
+	return fw->scope == FW_PER_FUNCTION ? fn % FW_OUTSIDE : 0;
+}
+
+static struct fw_node *fw_node_on_arc(struct fw_model *fw, int graph, u8 proto)
+{
+	int i;
+
+	for (i = 0; i < FW_MAX_NODES; i++)
+		if (fw->nodes[i].handles && fw->nodes[i].graph == graph &&
+		    fw->nodes[i].proto == proto)
+			return &fw->nodes[i];
+	return NULL;
+}
+
+static unsigned int fw_live_nodes(struct fw_model *fw)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < FW_MAX_NODES; i++)
+		n += !!fw->nodes[i].handles;
+	return n;
+}
+
+static struct fw_handle *fw_new_handle(struct fw_model *fw, int fn, struct fw_node *node)
+{
+	struct fw_handle *h = fw->handles;
+
+	while (h->live)
+		h++;
+	h->live = true;
+	h->fn = fn;
+	h->obj_id = fw->next_obj_id[fn]++;
+	h->node = node;
+	node->handles++;
+	return h;
+}
+
+/* A node on the graph of function @fn, with a handle for @owner */
+static u8 fw_create_node(struct fw_model *fw, int fn, int owner, u8 proto, u32 *obj_id)
+{
+	int graph = fw_graph(fw, fn);
+	struct fw_node *node = fw_node_on_arc(fw, graph, proto);
+	unsigned int id, i;
+
+	if (node && fw->scope != FW_SHARE)
+		return fw->second_status;
+	if (!node) {
+		if (fw_live_nodes(fw) >= fw->node_budget)
+			return MLX5_CMD_STAT_NO_RES_ERR;
+		/* The lowest sample id that no node of the graph uses */
+		for (id = 0; id < fw->pool; id++) {
+			for (i = 0; i < FW_MAX_NODES; i++)
+				if (fw->nodes[i].handles && fw->nodes[i].graph == graph &&
+				    fw->nodes[i].sample_id == id)
+					break;
+			if (i == FW_MAX_NODES)
+				break;
+		}
+		if (id == fw->pool)
+			return MLX5_CMD_STAT_NO_RES_ERR;
+		for (node = fw->nodes; node->handles; node++)
+			;
+		node->graph = graph;
+		node->proto = proto;
+		node->sample_id = id;
+	}
+	*obj_id = fw_new_handle(fw, owner, node)->obj_id;
+	return MLX5_CMD_STAT_OK;
+}
+
+static struct fw_handle *fw_handle(struct fw_model *fw, int fn, u32 obj_id)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(fw->handles); i++) {
+		struct fw_handle *h = &fw->handles[i];
+
+		if (h->live && h->fn == fn && h->obj_id == obj_id)
+			return h;
+	}
+	return NULL;
+}
+
+static void fw_drop_handle(struct fw_handle *h)
+{
+	h->live = false;
+	h->node->handles--;
+}
+
+static u8 fw_exec(struct pg_ctx *ctx, int fn, void *in, void *out)
+{
+	struct fw_model *fw = &ctx->fw;
+	u16 opcode = MLX5_GET(general_obj_in_cmd_hdr, in, opcode);
+	u32 obj_id = MLX5_GET(general_obj_in_cmd_hdr, in, obj_id);
+	void *flex, *arc, *sample;
+	struct fw_handle *h;
+	u8 status;
+
+	KUNIT_EXPECT_EQ(ctx->test, MLX5_GET(general_obj_in_cmd_hdr, in, obj_type),
+			MLX5_OBJ_TYPE_FLEX_PARSE_GRAPH);
+	if (opcode == fw->fail_opcode) {
+		fw->fail_opcode = 0;
+		return fw->fail_status;
+	}
+
+	if (opcode == MLX5_CMD_OP_CREATE_GENERAL_OBJECT) {
+		memcpy(fw->last_create, in, sizeof(fw->last_create));
+		flex = MLX5_ADDR_OF(create_flex_parse_graph_in, in, flex);
+		arc = MLX5_ADDR_OF(parse_graph_flex, flex, input_arc[0]);
+		status = fw_create_node(fw, fn, fn,
+					MLX5_GET(parse_graph_arc, arc, compare_condition_value),
+					&obj_id);
+		if (!status)
+			MLX5_SET(general_obj_out_cmd_hdr, out, obj_id, obj_id);
+		return status;
+	}
+
+	KUNIT_EXPECT_EQ_MSG(ctx->test, (obj_id - FW_OBJ_ID_BASE) / 0x1000, fw->epoch,
+			    "command on object 0x%x of before a firmware reset", obj_id);
+	h = fw_handle(fw, fn, obj_id);
+	if (!h)
+		return MLX5_CMD_STAT_BAD_RES_ERR;
+
+	if (opcode == MLX5_CMD_OP_DESTROY_GENERAL_OBJECT) {
+		fw_drop_handle(h);
+		return MLX5_CMD_STAT_OK;
+	}
+
+	/* QUERY: the node as created, with the sample id filled in */
+	flex = MLX5_ADDR_OF(query_flex_parse_graph_out, out, flex);
+	sample = MLX5_ADDR_OF(parse_graph_flex, flex, sample_table[0]);
+	MLX5_SET(parse_graph_arc, MLX5_ADDR_OF(parse_graph_flex, flex, input_arc[0]),
+		 compare_condition_value, h->node->proto);
+	MLX5_SET(parse_graph_flow_match_sample, sample, flow_match_sample_en,
+		 !fw->query_sample_disabled);
+	MLX5_SET(parse_graph_flow_match_sample, sample, flow_match_sample_field_id,
+		 fw->query_sample_id ?: h->node->sample_id);
+	return MLX5_CMD_STAT_OK;
+}
+
+static int fw_cmd(struct mlx5_core_dev *mdev, void *in, int in_size, void *out,
+		  int out_size)
+{
+	struct pg_ctx *ctx = kunit_get_current_test()->priv;
+	struct fw_model *fw = &ctx->fw;
+	int fn = mdev == ctx->mdev[1];
+	u8 status;
+
+	KUNIT_ASSERT_TRUE(ctx->test, mdev == ctx->mdev[0] || mdev == ctx->mdev[1]);
+	if (fw->n_log < FW_LOG_LEN)
+		fw->log[fw->n_log] = (struct fw_cmd) {
+			.fn = fn,
+			.opcode = MLX5_GET(general_obj_in_cmd_hdr, in, opcode),
+			.obj_id = MLX5_GET(general_obj_in_cmd_hdr, in, obj_id),
+		};
+	fw->n_log++;
+	/* What the command interface returns for a device in internal error */
+	if (fw->down)
+		return -ENXIO;
+
+	memset(out, 0, out_size);
+	status = fw_exec(ctx, fn, in, out);
+	if (status) {
+		MLX5_SET(general_obj_out_cmd_hdr, out, status, status);
+		MLX5_SET(general_obj_out_cmd_hdr, out, syndrome, 0x7e57);
+		return -EREMOTEIO;
+	}
+	return 0;
+}
+
+/* A node that an outside owner created on @fn's parse graph */
+static void fw_outside_node(struct fw_model *fw, int fn, u8 proto)
+{
+	u32 obj_id;
+
+	fw_create_node(fw, fn, FW_OUTSIDE, proto, &obj_id);
+}
+
+/* Firmware reset: every object is gone, and ids start again */
+static void fw_reset(struct fw_model *fw)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(fw->handles); i++)
+		if (fw->handles[i].live)
+			fw_drop_handle(&fw->handles[i]);
+	fw->epoch++;
+	for (i = 0; i <= FW_OUTSIDE; i++)
+		fw->next_obj_id[i] = FW_OBJ_ID_BASE + 0x1000 * fw->epoch;
+	fw->down = false;
+}
+
+static void expect_log(struct kunit *test, struct fw_model *fw, const struct fw_cmd *cmds,
+		       unsigned int n)
+{
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, fw->n_log, n);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, fw->log[i].fn, cmds[i].fn, "command %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, fw->log[i].opcode, cmds[i].opcode, "command %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, fw->log[i].obj_id, cmds[i].obj_id, "command %u", i);
+	}
+	fw->n_log = 0;
+}
+
+#define CREATE(fn)		{ fn, MLX5_CMD_OP_CREATE_GENERAL_OBJECT, 0 }
+#define QUERY(fn, id)		{ fn, MLX5_CMD_OP_QUERY_GENERAL_OBJECT, id }
+#define DESTROY(fn, id)		{ fn, MLX5_CMD_OP_DESTROY_GENERAL_OBJECT, id }
+#define EXPECT_LOG(test, fw, ...) do {						\
+	const struct fw_cmd __cmds[] = { __VA_ARGS__ };			\
+	expect_log(test, fw, __cmds, ARRAY_SIZE(__cmds));			\
+} while (0)
+#define EXPECT_NO_COMMAND(test, fw) expect_log(test, fw, NULL, 0)
+
+/* ---- devices ---- */
+
+/* What a BlueField-3 with the programmable parse graph enabled reports */
+static void pg_set_caps(struct mlx5_core_dev *mdev)
+{
+	MLX5_SET64(cmd_hca_cap, GEN_CAP(mdev), general_obj_types,
+		   MLX5_GENERAL_OBJ_TYPES_CAP_FLEX_PARSE_GRAPH);
+	MLX5_SET(cmd_hca_cap_2, GEN2_CAP(mdev), max_num_prog_sample_field, 8);
+	MLX5_SET(flow_table_nic_cap, FT_CAP(mdev),
+		 flow_table_properties_nic_receive.ft_field_support.outer_esp_spi, 1);
+	MLX5_SET(parse_graph_node_cap, PG_CAP(mdev), node_in, 0x2c);	/* MAC, IP, UDP */
+	MLX5_SET(parse_graph_node_cap, PG_CAP(mdev), header_length_mode, 0x3);
+	MLX5_SET(parse_graph_node_cap, PG_CAP(mdev), sample_offset_mode, 0x1);
+	MLX5_SET(parse_graph_node_cap, PG_CAP(mdev), max_num_arc_in, 8);
+	MLX5_SET(parse_graph_node_cap, PG_CAP(mdev), max_num_sample, 8);
+	MLX5_SET(parse_graph_node_cap, PG_CAP(mdev), header_length_field_offset_mode, 1);
+	MLX5_SET(parse_graph_node_cap, PG_CAP(mdev), max_base_header_length, 0xff);
+}
+
+static int pg_test_init(struct kunit *test)
+{
+	static const struct mlx5e_profile profile = {};
+	static const char * const names[] = { "0000:08:00.0", "0000:08:00.1" };
+	struct pg_ctx *ctx;
+	int fn, i;
+
+	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	ctx->test = test;
+	test->priv = ctx;
+	ctx->fw.scope = FW_PER_FUNCTION;
+	ctx->fw.second_status = MLX5_CMD_STAT_BAD_PARAM_ERR;
+	ctx->fw.node_budget = 8;
+	ctx->fw.pool = 8;
+	for (i = 0; i <= FW_OUTSIDE; i++)
+		ctx->fw.next_obj_id[i] = FW_OBJ_ID_BASE;
+
+	for (fn = 0; fn < 2; fn++) {
+		struct mlx5_core_dev *mdev;
+
+		mdev = kunit_kzalloc(test, sizeof(*mdev), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, mdev);
+		mdev->device = kunit_device_register(test, names[fn]);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(mdev->device));
+		mdev->sys_image_guid = 0xb8cef60300a1b2c4;	/* one card */
+		for (i = 0; i < ARRAY_SIZE(pg_cap_types); i++) {
+			mdev->caps.hca[pg_cap_types[i]] =
+				kunit_kzalloc(test, sizeof(struct mlx5_hca_cap), GFP_KERNEL);
+			KUNIT_ASSERT_NOT_NULL(test, mdev->caps.hca[pg_cap_types[i]]);
+		}
+		pg_set_caps(mdev);
+		ctx->mdev[fn] = mdev;
+	}
+	kunit_activate_static_stub(test, mlx5_pg_cmd, fw_cmd);
+
+	/* A netdev of function 0, without flow steering: rules are refused
+	 * or fail at their table, before fs_core
+	 */
+	ctx->priv = kunit_kzalloc(test, sizeof(*ctx->priv), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx->priv);
+	ctx->priv->mdev = ctx->mdev[0];
+	ctx->priv->channels.params.num_channels = 16;
+	ctx->priv->fs = mlx5e_fs_init(&profile, ctx->mdev[0], false, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx->priv->fs);
+	mlx5e_ethtool_init_steering(ctx->priv->fs);
+	return 0;
+}
+
+/* Whatever a test leaves, the driver holds no object in the end */
+static void pg_test_exit(struct kunit *test)
+{
+	struct pg_ctx *ctx = test->priv;
+	unsigned int i;
+
+	mlx5e_ethtool_cleanup_steering(ctx->priv->fs);
+	mlx5e_fs_cleanup(ctx->priv->fs);
+	while (ctx->n_held)
+		mlx5_parse_graph_node_put(ctx->held[--ctx->n_held]);
+	for (i = 0; i < ARRAY_SIZE(ctx->fw.handles); i++)
+		if (ctx->fw.handles[i].live && !ctx->fw.down)
+			KUNIT_EXPECT_EQ_MSG(test, ctx->fw.handles[i].fn, FW_OUTSIDE,
+					    "object 0x%x left", ctx->fw.handles[i].obj_id);
+}
+
+static void hold(struct pg_ctx *ctx, struct mlx5_parse_graph_node *node)
+{
+	ctx->held[ctx->n_held++] = node;
+}
+
+static struct mlx5_parse_graph_node *get_ok(struct pg_ctx *ctx, int fn, u8 proto)
+{
+	struct mlx5_parse_graph_node *node = mlx5_parse_graph_node_get(ctx->mdev[fn], proto);
+
+	KUNIT_ASSERT_FALSE(ctx->test, IS_ERR(node));
+	return node;
+}
+
+static int get_err(struct pg_ctx *ctx, int fn, u8 proto)
+{
+	struct mlx5_parse_graph_node *node = mlx5_parse_graph_node_get(ctx->mdev[fn], proto);
+
+	if (!IS_ERR(node))
+		mlx5_parse_graph_node_put(node);
+	return PTR_ERR_OR_ZERO(node);
+}
+
+/* ---- the node manager ---- */
+
+/* The exact node: IP arc on the protocol, fixed 4 bytes, dword 0 sampled */
+static void node_create_query_destroy(struct kunit *test)
+{
+	struct pg_ctx *ctx = test->priv;
+	u32 want[MLX5_ST_SZ_DW(create_flex_parse_graph_in)];
+	struct mlx5_parse_graph_node *node;
+	void *flex, *sample, *arc;
+	int mode;
+
+	for (mode = 0; mode < 2; mode++) {
+		MLX5_SET(parse_graph_node_cap, PG_CAP(ctx->mdev[0]),
+			 header_length_field_offset_mode, mode);
+		node = get_ok(ctx, 0, 146);
+		EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, FW_OBJ_ID_BASE + mode));
+		KUNIT_EXPECT_EQ(test, mlx5_parse_graph_node_sample_id(node), 0);
+
+		memset(want, 0, sizeof(want));
+		MLX5_SET(general_obj_in_cmd_hdr, want, opcode, 0xa00);
+		MLX5_SET(general_obj_in_cmd_hdr, want, obj_type, 0x22);
+		flex = MLX5_ADDR_OF(create_flex_parse_graph_in, want, flex);
+		MLX5_SET(parse_graph_flex, flex, header_length_mode, 0);	/* fixed */
+		MLX5_SET(parse_graph_flex, flex, header_length_base_value, 4);
+		MLX5_SET(parse_graph_flex, flex, header_length_field_offset_mode, mode);
+		sample = MLX5_ADDR_OF(parse_graph_flex, flex, sample_table[0]);
+		MLX5_SET(parse_graph_flow_match_sample, sample, flow_match_sample_en, 1);
+		MLX5_SET(parse_graph_flow_match_sample, sample,
+			 flow_match_sample_tunnel_mode, 2);			/* first */
+		arc = MLX5_ADDR_OF(parse_graph_flex, flex, input_arc[0]);
+		MLX5_SET(parse_graph_arc, arc, arc_parse_graph_node, 3);	/* IP */
+		MLX5_SET(parse_graph_arc, arc, compare_condition_value, 146);
+		KUNIT_EXPECT_MEMEQ(test, ctx->fw.last_create, want, sizeof(want));
+
+		mlx5_parse_graph_node_put(node);
+		EXPECT_LOG(test, &ctx->fw, DESTROY(0, FW_OBJ_ID_BASE + mode));
+		KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), 0);
+	}
+}
+
+/* ip4 and ip6 rules, replacement (new reference before the old is put) */
+static void node_refcount(struct kunit *test)
+{
+	struct pg_ctx *ctx = test->priv;
+	struct mlx5_parse_graph_node *a, *b, *c;
+
+	a = get_ok(ctx, 0, 146);
+	b = get_ok(ctx, 0, 146);
+	c = get_ok(ctx, 0, 253);
+	KUNIT_EXPECT_PTR_EQ(test, a, b);
+	KUNIT_EXPECT_PTR_NE(test, a, c);
+	KUNIT_EXPECT_EQ(test, mlx5_parse_graph_node_sample_id(c), 1);
+	EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x100), CREATE(0), QUERY(0, 0x101));
+
+	mlx5_parse_graph_node_put(a);
+	b = get_ok(ctx, 0, 146);
+	mlx5_parse_graph_node_put(a);
+	EXPECT_NO_COMMAND(test, &ctx->fw);
+	mlx5_parse_graph_node_put(b);
+	mlx5_parse_graph_node_put(c);
+	EXPECT_LOG(test, &ctx->fw, DESTROY(0, 0x100), DESTROY(0, 0x101));
+	mlx5_parse_graph_node_put(NULL);
+	EXPECT_NO_COMMAND(test, &ctx->fw);
+}
+
+static const u8 fixed_protos[] = {
+	0, IPPROTO_ICMP, IPPROTO_IPIP, IPPROTO_TCP, IPPROTO_UDP, IPPROTO_IPV6, 43, 44,
+	IPPROTO_GRE, IPPROTO_ESP, IPPROTO_AH, 58, 60, 135, 139, 140,
+};
+
+static void node_fixed_parser_protocols(struct kunit *test)
+{
+	struct pg_ctx *ctx = test->priv;
+	int i, p, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(fixed_protos); i++)
+		KUNIT_EXPECT_EQ_MSG(test, get_err(ctx, 0, fixed_protos[i]), -EOPNOTSUPP,
+				    "IP protocol %u", fixed_protos[i]);
+	EXPECT_NO_COMMAND(test, &ctx->fw);
+	/* Every other protocol gets a node */
+	ctx->fw.node_budget = 256;
+	ctx->fw.pool = 1;
+	for (p = 0; p < 256; p++) {
+		for (i = 0; i < ARRAY_SIZE(fixed_protos) && fixed_protos[i] != p; i++)
+			;
+		if (i < ARRAY_SIZE(fixed_protos))
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, get_err(ctx, 0, p), 0, "IP protocol %u", p);
+		n++;
+	}
+	KUNIT_EXPECT_EQ(test, n, 256 - ARRAY_SIZE(fixed_protos));
+}
+
+struct cap_case {
+	const char *name;
+	int cap;		/* page to change */
+	int word;		/* dword to clear, -1 for the whole page */
+	u32 clear;
+};
+
+/* Dword offsets in the node capability page, from the PRM layout */
+static const struct cap_case cap_cases[] = {
+	{ "object not advertised", MLX5_CAP_GENERAL, 0x400 / 32, 0x4 },
+	{ "page not read at probe", MLX5_CAP_PARSE_GRAPH_NODE, -1, 0 },
+	{ "no input arc from IP", MLX5_CAP_PARSE_GRAPH_NODE, 0, BIT(3) },
+	{ "no fixed length", MLX5_CAP_PARSE_GRAPH_NODE, 2, BIT(16) },
+	{ "no fixed sample offset", MLX5_CAP_PARSE_GRAPH_NODE, 2, BIT(0) },
+	{ "no input arcs", MLX5_CAP_PARSE_GRAPH_NODE, 3, 0xff000000 },
+	{ "no samples per node", MLX5_CAP_PARSE_GRAPH_NODE, 3, 0xff00 },
+	{ "header length below 4", MLX5_CAP_PARSE_GRAPH_NODE, 4, 0x00fc0000 },
+	{ "no programmable sample fields", MLX5_CAP_GENERAL_2, 4, 0x1f000000 },
+};
+
+static void cap_case_desc(const struct cap_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(cap, cap_cases, cap_case_desc);
+
+static void node_capability_absent(struct kunit *test)
+{
+	const struct cap_case *c = test->param_value;
+	struct pg_ctx *ctx = test->priv;
+	u32 *page = ctx->mdev[0]->caps.hca[c->cap]->cur;
+
+	if (c->word < 0)
+		memset(page, 0, sizeof(ctx->mdev[0]->caps.hca[c->cap]->cur));
+	else
+		page[c->word] &= ~cpu_to_be32(c->clear);
+	KUNIT_EXPECT_EQ(test, get_err(ctx, 0, 253), -EOPNOTSUPP);
+	EXPECT_NO_COMMAND(test, &ctx->fw);
+}
+
+struct fail_case {
+	const char *name;
+	u16 opcode;
+	u8 status;
+	int err;
+};
+
+static const struct fail_case create_fail_cases[] = {
+	{ "no resources", MLX5_CMD_OP_CREATE_GENERAL_OBJECT, MLX5_CMD_STAT_NO_RES_ERR, -ENOSPC },
+	{ "limit", MLX5_CMD_OP_CREATE_GENERAL_OBJECT, MLX5_CMD_STAT_LIM_ERR, -ENOSPC },
+	{ "not ready", MLX5_CMD_OP_CREATE_GENERAL_OBJECT, MLX5_CMD_STAT_NOT_READY, -EAGAIN },
+	{ "bad parameter", MLX5_CMD_OP_CREATE_GENERAL_OBJECT, MLX5_CMD_STAT_BAD_PARAM_ERR,
+	  -EINVAL },
+	{ "internal error", MLX5_CMD_OP_CREATE_GENERAL_OBJECT, MLX5_CMD_STAT_INT_ERR, -EIO },
+	{ "query fails", MLX5_CMD_OP_QUERY_GENERAL_OBJECT, MLX5_CMD_STAT_INT_ERR, -EIO },
+};
+
+static void fail_case_desc(const struct fail_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(create_fail, create_fail_cases, fail_case_desc);
+
+/* A failure leaves no node, in the driver or in firmware */
+static void node_firmware_failure(struct kunit *test)
+{
+	const struct fail_case *c = test->param_value;
+	struct pg_ctx *ctx = test->priv;
+
+	ctx->fw.fail_opcode = c->opcode;
+	ctx->fw.fail_status = c->status;
+	KUNIT_EXPECT_EQ(test, get_err(ctx, 0, 253), c->err);
+	if (c->opcode == MLX5_CMD_OP_CREATE_GENERAL_OBJECT)
+		EXPECT_LOG(test, &ctx->fw, CREATE(0));
+	else
+		EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x100), DESTROY(0, 0x100));
+	KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), 0);
+	/* and the next rule starts afresh */
+	KUNIT_EXPECT_EQ(test, get_err(ctx, 0, 253), 0);
+	KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), 0);
+}
+
+/* A sample the flow rules cannot match: disabled, or an id past 7 (the
+ * packed id of pre-GA firmware, {sample_id:12, modify_field_id:12, dw:8})
+ */
+static void node_unusable_sample(struct kunit *test)
+{
+	static const u32 ids[] = { 8, 1 << 20 | 0x2a << 8 | 0x11 };
+	struct pg_ctx *ctx = test->priv;
+	int i;
+
+	ctx->fw.query_sample_disabled = true;
+	KUNIT_EXPECT_EQ(test, get_err(ctx, 0, 253), -EPROTO);
+	EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x100), DESTROY(0, 0x100));
+	ctx->fw.query_sample_disabled = false;
+	for (i = 0; i < ARRAY_SIZE(ids); i++) {
+		ctx->fw.query_sample_id = ids[i];
+		KUNIT_EXPECT_EQ(test, get_err(ctx, 0, 253), -EPROTO);
+		EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x101 + i),
+			   DESTROY(0, 0x101 + i));
+	}
+	ctx->fw.query_sample_id = 7;
+	KUNIT_EXPECT_EQ(test, get_err(ctx, 0, 253), 0);
+	KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), 0);
+}
+
+/* Parsers and sample fields run out: the model answers NO_RES */
+static void node_out_of_resources(struct kunit *test)
+{
+	struct mlx5_parse_graph_node *nodes[3];
+	struct pg_ctx *ctx = test->priv;
+	int i;
+
+	ctx->fw.pool = 3;	/* firmware XX.31 */
+	for (i = 0; i < 3; i++)
+		nodes[i] = get_ok(ctx, 0, 250 + i);
+	KUNIT_EXPECT_EQ(test, get_err(ctx, 0, 253), -ENOSPC);
+	mlx5_parse_graph_node_put(nodes[1]);
+	KUNIT_EXPECT_EQ(test, get_err(ctx, 0, 253), 0);
+	ctx->fw.node_budget = 2;
+	KUNIT_EXPECT_EQ(test, get_err(ctx, 0, 253), -ENOSPC);
+	mlx5_parse_graph_node_put(nodes[0]);
+	mlx5_parse_graph_node_put(nodes[2]);
+	KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), 0);
+}
+
+/* A DESTROY that fails: the driver drops the node, the firmware keeps it
+ * until it is reset (so the arc stays taken), and the driver recovers
+ */
+static void node_destroy_fails(struct kunit *test)
+{
+	struct pg_ctx *ctx = test->priv;
+
+	ctx->fw.fail_opcode = MLX5_CMD_OP_DESTROY_GENERAL_OBJECT;
+	ctx->fw.fail_status = MLX5_CMD_STAT_INT_ERR;
+	mlx5_parse_graph_node_put(get_ok(ctx, 0, 253));
+	KUNIT_EXPECT_EQ(test, get_err(ctx, 0, 253), -EINVAL);
+	EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x100), DESTROY(0, 0x100), CREATE(0));
+	KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), 1);
+	fw_reset(&ctx->fw);
+	mlx5_parse_graph_node_put(get_ok(ctx, 0, 253));
+	EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x1100), DESTROY(0, 0x1100));
+}
+
+/* ---- two functions of one device, and an outside owner ---- */
+
+/* (a) Each function has its own node; the same object ids on both */
+static void two_functions_own_graphs(struct kunit *test)
+{
+	struct mlx5_parse_graph_node *n0, *n1;
+	struct pg_ctx *ctx = test->priv;
+
+	n0 = get_ok(ctx, 0, 253);
+	n1 = get_ok(ctx, 1, 253);
+	KUNIT_EXPECT_PTR_NE(test, n0, n1);
+	EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x100), CREATE(1), QUERY(1, 0x100));
+	KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), 2);
+	mlx5_parse_graph_node_put(n0);
+	EXPECT_LOG(test, &ctx->fw, DESTROY(0, 0x100));
+	KUNIT_EXPECT_NOT_NULL(test, fw_node_on_arc(&ctx->fw, 1, 253));
+	mlx5_parse_graph_node_put(n1);
+	EXPECT_LOG(test, &ctx->fw, DESTROY(1, 0x100));
+}
+
+static const u8 second_statuses[] = {
+	MLX5_CMD_STAT_BAD_PARAM_ERR, MLX5_CMD_STAT_BAD_RES_STATE_ERR,
+	MLX5_CMD_STAT_NO_RES_ERR, MLX5_CMD_STAT_INT_ERR,
+};
+
+/* (b) The second function is refused, whatever the status, and the
+ * first function's node is not touched
+ */
+static void two_functions_second_refused(struct kunit *test)
+{
+	struct mlx5_parse_graph_node *n0;
+	struct pg_ctx *ctx = test->priv;
+	int i;
+
+	ctx->fw.scope = FW_REFUSE_SECOND;
+	n0 = get_ok(ctx, 0, 253);
+	ctx->fw.n_log = 0;
+	for (i = 0; i < ARRAY_SIZE(second_statuses); i++) {
+		ctx->fw.second_status = second_statuses[i];
+		KUNIT_EXPECT_EQ(test, get_err(ctx, 1, 253), -EBUSY);
+		EXPECT_LOG(test, &ctx->fw, CREATE(1));
+	}
+	KUNIT_EXPECT_EQ(test, get_err(ctx, 1, 146), 0);
+	mlx5_parse_graph_node_put(n0);
+	EXPECT_LOG(test, &ctx->fw, CREATE(1), QUERY(1, 0x100), DESTROY(1, 0x100),
+		   DESTROY(0, 0x100));
+	KUNIT_EXPECT_EQ(test, get_err(ctx, 1, 253), 0);
+	KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), 0);
+}
+
+/* (c) Firmware shares the node: each function destroys only its handle */
+static void two_functions_shared_node(struct kunit *test)
+{
+	struct mlx5_parse_graph_node *n0, *n1;
+	struct pg_ctx *ctx = test->priv;
+
+	ctx->fw.scope = FW_SHARE;
+	n0 = get_ok(ctx, 0, 253);
+	n1 = get_ok(ctx, 1, 253);
+	KUNIT_EXPECT_EQ(test, mlx5_parse_graph_node_sample_id(n0),
+			mlx5_parse_graph_node_sample_id(n1));
+	KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), 1);
+	mlx5_parse_graph_node_put(n0);
+	KUNIT_EXPECT_NOT_NULL(test, fw_node_on_arc(&ctx->fw, 0, 253));
+	mlx5_parse_graph_node_put(n1);
+	EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x100), CREATE(1), QUERY(1, 0x100),
+		   DESTROY(0, 0x100), DESTROY(1, 0x100));
+	KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), 0);
+}
+
+/* A DPDK application holds the arc on function 0: refused with the
+ * firmware's errno, or sharing its node, never destroying it
+ */
+static void outside_owner(struct kunit *test)
+{
+	struct pg_ctx *ctx = test->priv;
+	int scope;
+
+	for (scope = FW_PER_FUNCTION; scope <= FW_SHARE; scope++) {
+		fw_reset(&ctx->fw);
+		ctx->fw.scope = scope;
+		fw_outside_node(&ctx->fw, 0, 253);
+		KUNIT_EXPECT_EQ(test, get_err(ctx, 0, 253), scope == FW_SHARE ? 0 : -EINVAL);
+		/* function 1 is refused only where the device has one graph */
+		KUNIT_EXPECT_EQ(test, get_err(ctx, 1, 253),
+				scope == FW_REFUSE_SECOND ? -EINVAL : 0);
+		KUNIT_EXPECT_TRUE(test, ctx->fw.handles[0].live);
+		KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), 1);
+	}
+}
+
+/* ---- firmware reset, driver reload, health recovery ---- */
+
+/* devlink reload and fw_activate tear the netdevs down first: their rules
+ * drop every node while the firmware still runs. After the reset the
+ * nodes are created anew, and no id of before it is used.
+ */
+static void lifecycle_reload(struct kunit *test)
+{
+	struct mlx5_parse_graph_node *n0, *n1;
+	struct pg_ctx *ctx = test->priv;
+
+	n0 = get_ok(ctx, 0, 253);
+	n1 = get_ok(ctx, 1, 253);
+	mlx5_parse_graph_node_put(n0);
+	mlx5_parse_graph_node_put(n1);
+	fw_reset(&ctx->fw);
+	ctx->fw.n_log = 0;
+	n0 = get_ok(ctx, 0, 253);
+	mlx5_parse_graph_node_put(n0);
+	EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x1100), DESTROY(0, 0x1100));
+}
+
+/* Health recovery: the device is in internal error when the rules go. The
+ * DESTROY never reaches the firmware and counts as done (the command
+ * interface's answer for a device that is down); a create fails and leaves
+ * nothing. After the reset, the nodes are new.
+ */
+static void lifecycle_health_recovery(struct kunit *test)
+{
+	struct mlx5_parse_graph_node *n0, *n1;
+	struct pg_ctx *ctx = test->priv;
+
+	n0 = get_ok(ctx, 0, 253);
+	n1 = get_ok(ctx, 1, 146);
+	ctx->fw.n_log = 0;
+	ctx->fw.down = true;
+	mlx5_parse_graph_node_put(n0);
+	mlx5_parse_graph_node_put(n1);
+	KUNIT_EXPECT_EQ(test, get_err(ctx, 0, 253), -ENOLINK);
+	EXPECT_LOG(test, &ctx->fw, DESTROY(0, 0x100), DESTROY(1, 0x100), CREATE(0));
+	fw_reset(&ctx->fw);
+	n0 = get_ok(ctx, 0, 253);
+	n1 = get_ok(ctx, 1, 146);
+	mlx5_parse_graph_node_put(n0);
+	mlx5_parse_graph_node_put(n1);
+	EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x1100), CREATE(1), QUERY(1, 0x1100),
+		   DESTROY(0, 0x1100), DESTROY(1, 0x1100));
+}
+
+/* ---- ethtool l4data rules ---- */
+
+/* A rule as ethtool sends it: "l4data V m M" arrives as htonl(V) with the
+ * mask ~htonl(M) (ethtool's M has 1 = ignore)
+ */
+static struct ethtool_rx_flow_spec
+l4_rule(bool ip6, u8 proto, u8 proto_m, u32 l4data, u32 m)
+{
+	struct ethtool_rx_flow_spec fs = { .location = 5, .ring_cookie = 3 };
+
+	fs.flow_type = ip6 ? IPV6_USER_FLOW : IP_USER_FLOW;
+	if (ip6) {
+		fs.h_u.usr_ip6_spec.l4_proto = proto;
+		fs.m_u.usr_ip6_spec.l4_proto = proto_m;
+		fs.h_u.usr_ip6_spec.l4_4_bytes = htonl(l4data);
+		fs.m_u.usr_ip6_spec.l4_4_bytes = ~htonl(m);
+	} else {
+		fs.h_u.usr_ip4_spec.ip_ver = ETH_RX_NFC_IP4;
+		fs.h_u.usr_ip4_spec.proto = proto;
+		fs.m_u.usr_ip4_spec.proto = proto_m;
+		fs.h_u.usr_ip4_spec.l4_4_bytes = htonl(l4data);
+		fs.m_u.usr_ip4_spec.l4_4_bytes = ~htonl(m);
+	}
+	return fs;
+}
+
+struct match {
+	u32 c[MLX5_ST_SZ_DW(fte_match_param)];
+	u32 v[MLX5_ST_SZ_DW(fte_match_param)];
+};
+
+/* The match of an IP rule on @proto, before its l4data */
+static void ip_match(struct match *e, bool ip6, u8 proto)
+{
+	void *hc = MLX5_ADDR_OF(fte_match_param, e->c, outer_headers);
+	void *hv = MLX5_ADDR_OF(fte_match_param, e->v, outer_headers);
+
+	memset(e, 0, sizeof(*e));
+	MLX5_SET(fte_match_set_lyr_2_4, hc, ethertype, 0xffff);
+	MLX5_SET(fte_match_set_lyr_2_4, hv, ethertype, ip6 ? ETH_P_IPV6 : ETH_P_IP);
+	MLX5_SET(fte_match_set_lyr_2_4, hc, ip_protocol, 0xff);
+	MLX5_SET(fte_match_set_lyr_2_4, hv, ip_protocol, proto);
+}
+
+/* What en_fs_ethtool.c hands fs_core for @fs: exactly @e, with @enable,
+ * and a spec that fs_core's own check accepts
+ */
+static void expect_match(struct kunit *test, struct ethtool_rx_flow_spec fs,
+			 const struct mlx5_parse_graph_node *node, const struct match *e,
+			 u8 enable)
+{
+	struct mlx5_flow_spec *spec = kunit_kzalloc(test, sizeof(*spec), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, spec);
+	KUNIT_ASSERT_EQ(test, set_flow_attrs(spec->match_criteria, spec->match_value, &fs,
+					     node), 0);
+	spec->match_criteria_enable = criteria_enable(spec->match_criteria);
+	KUNIT_EXPECT_EQ(test, spec->match_criteria_enable, enable);
+	KUNIT_EXPECT_MEMEQ(test, spec->match_criteria, e->c, sizeof(e->c));
+	KUNIT_EXPECT_MEMEQ(test, spec->match_value, e->v, sizeof(e->v));
+	KUNIT_EXPECT_TRUE(test, check_valid_spec(spec));
+}
+
+static void l4data_match(struct kunit *test)
+{
+	struct pg_ctx *ctx = test->priv;
+	struct mlx5_parse_graph_node *node;
+	void *c, *v;
+	struct match e;
+	int ip6;
+
+	hold(ctx, get_ok(ctx, 0, 146));	/* so that 253 gets sample id 1 */
+	node = get_ok(ctx, 0, 253);
+	hold(ctx, node);
+	for (ip6 = 0; ip6 < 2; ip6++) {
+		/* l4proto 253 l4data 0x12345673 m 0xfffffff0 */
+		ip_match(&e, ip6, 253);
+		c = MLX5_ADDR_OF(fte_match_param, e.c, misc_parameters_4);
+		v = MLX5_ADDR_OF(fte_match_param, e.v, misc_parameters_4);
+		MLX5_SET(fte_match_set_misc4, c, prog_sample_field_id_0, 1);
+		MLX5_SET(fte_match_set_misc4, v, prog_sample_field_id_0, 1);
+		MLX5_SET(fte_match_set_misc4, c, prog_sample_field_value_0, 0xf);
+		MLX5_SET(fte_match_set_misc4, v, prog_sample_field_value_0, 0x3);
+		expect_match(test, l4_rule(ip6, 253, 0xff, 0x12345673, 0xfffffff0), node, &e,
+			     MLX5_MATCH_OUTER_HEADERS | MLX5_MATCH_MISC_PARAMETERS_4);
+
+		/* TCP, exact: sport 0x1234, dport 0x5678 */
+		ip_match(&e, ip6, IPPROTO_TCP);
+		c = MLX5_ADDR_OF(fte_match_param, e.c, outer_headers);
+		v = MLX5_ADDR_OF(fte_match_param, e.v, outer_headers);
+		MLX5_SET(fte_match_set_lyr_2_4, c, tcp_sport, 0xffff);
+		MLX5_SET(fte_match_set_lyr_2_4, v, tcp_sport, 0x1234);
+		MLX5_SET(fte_match_set_lyr_2_4, c, tcp_dport, 0xffff);
+		MLX5_SET(fte_match_set_lyr_2_4, v, tcp_dport, 0x5678);
+		expect_match(test, l4_rule(ip6, IPPROTO_TCP, 0xff, 0x12345678, 0), NULL, &e,
+			     MLX5_MATCH_OUTER_HEADERS);
+
+		/* UDP, dport only, value bits outside the mask */
+		ip_match(&e, ip6, IPPROTO_UDP);
+		MLX5_SET(fte_match_set_lyr_2_4, c, udp_dport, 0xfff0);
+		MLX5_SET(fte_match_set_lyr_2_4, v, udp_dport, 0x1380);
+		expect_match(test, l4_rule(ip6, IPPROTO_UDP, 0xff, 0xabcd1389, 0xffff000f),
+			     NULL, &e, MLX5_MATCH_OUTER_HEADERS);
+
+		/* ESP: the SPI */
+		ip_match(&e, ip6, IPPROTO_ESP);
+		c = MLX5_ADDR_OF(fte_match_param, e.c, misc_parameters);
+		v = MLX5_ADDR_OF(fte_match_param, e.v, misc_parameters);
+		MLX5_SET(fte_match_set_misc, c, outer_esp_spi, 0xffffff00);
+		MLX5_SET(fte_match_set_misc, v, outer_esp_spi, 0xdeadbe00);
+		expect_match(test, l4_rule(ip6, IPPROTO_ESP, 0xff, 0xdeadbeef, 0xff), NULL, &e,
+			     MLX5_MATCH_OUTER_HEADERS | MLX5_MATCH_MISC_PARAMETERS);
+	}
+}
+
+struct refuse_case {
+	const char *name;
+	u8 proto, proto_m;
+	int err;
+	void (*setup)(struct pg_ctx *ctx);
+	bool create;		/* the refusal comes from firmware */
+};
+
+static void no_esp_spi(struct pg_ctx *ctx)
+{
+	MLX5_SET(flow_table_nic_cap, FT_CAP(ctx->mdev[0]),
+		 flow_table_properties_nic_receive.ft_field_support.outer_esp_spi, 0);
+}
+
+static void no_parse_graph(struct pg_ctx *ctx)
+{
+	MLX5_SET64(cmd_hca_cap, GEN_CAP(ctx->mdev[0]), general_obj_types, 0);
+}
+
+static void create_fails(struct pg_ctx *ctx)
+{
+	ctx->fw.fail_opcode = MLX5_CMD_OP_CREATE_GENERAL_OBJECT;
+	ctx->fw.fail_status = MLX5_CMD_STAT_INT_ERR;
+}
+
+static void held_by_other_function(struct pg_ctx *ctx)
+{
+	ctx->fw.scope = FW_REFUSE_SECOND;
+	if (!ctx->n_held)
+		hold(ctx, get_ok(ctx, 1, 253));
+	ctx->fw.n_log = 0;
+}
+
+static const struct refuse_case refuse_cases[] = {
+	{ "no l4proto", 0, 0, -EINVAL },
+	{ "partial l4proto mask", 253, 0xf0, -EINVAL },
+	{ "fixed-parser protocol", IPPROTO_GRE, 0xff, -EOPNOTSUPP },
+	{ "ESP without SPI matching", IPPROTO_ESP, 0xff, -EOPNOTSUPP, no_esp_spi },
+	{ "no parse graph", 253, 0xff, -EOPNOTSUPP, no_parse_graph },
+	{ "firmware fails", 253, 0xff, -EIO, create_fails, true },
+	{ "node of another function", 253, 0xff, -EBUSY, held_by_other_function, true },
+};
+
+static void refuse_case_desc(const struct refuse_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(refuse, refuse_cases, refuse_case_desc);
+
+static u32 num_rules(struct pg_ctx *ctx)
+{
+	struct ethtool_rxnfc info = { .cmd = ETHTOOL_GRXCLSRLCNT };
+
+	KUNIT_EXPECT_EQ(ctx->test, mlx5e_ethtool_get_rxnfc(ctx->priv, &info, NULL), 0);
+	return info.rule_cnt;
+}
+
+/* A refused rule gets the exact errno and leaves no node and no rule */
+static void l4data_refused(struct kunit *test)
+{
+	const struct refuse_case *c = test->param_value;
+	struct pg_ctx *ctx = test->priv;
+	struct ethtool_rx_flow_spec fs;
+	unsigned int nodes;
+	int ip6;
+
+	for (ip6 = 0; ip6 < 2; ip6++) {
+		if (c->setup)
+			c->setup(ctx);
+		nodes = fw_live_nodes(&ctx->fw);
+		fs = l4_rule(ip6, c->proto, c->proto_m, 3, 0xfffffff0);
+		KUNIT_EXPECT_EQ(test, mlx5e_ethtool_flow_replace(ctx->priv, &fs, 0), c->err);
+		if (c->create)
+			EXPECT_LOG(test, &ctx->fw, CREATE(0));
+		else
+			EXPECT_NO_COMMAND(test, &ctx->fw);
+		KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), nodes);
+		KUNIT_EXPECT_EQ(test, num_rules(ctx), 0);
+	}
+}
+
+/* A rule whose node exists but whose table cannot be created (this netdev
+ * has no flow steering) drops the node again; a rule that needs no node
+ * sends nothing
+ */
+static void l4data_table_fails(struct kunit *test)
+{
+	struct pg_ctx *ctx = test->priv;
+	struct ethtool_rx_flow_spec fs;
+	void *arc;
+	int ip6;
+
+	for (ip6 = 0; ip6 < 2; ip6++) {
+		fs = l4_rule(ip6, 253, 0xff, 3, 0xfffffff0);
+		KUNIT_EXPECT_EQ(test, mlx5e_ethtool_flow_replace(ctx->priv, &fs, 0), -EOPNOTSUPP);
+		EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x100 + ip6),
+			   DESTROY(0, 0x100 + ip6));
+		arc = MLX5_ADDR_OF(create_flex_parse_graph_in, ctx->fw.last_create,
+				   flex.input_arc[0]);
+		KUNIT_EXPECT_EQ(test, MLX5_GET(parse_graph_arc, arc, compare_condition_value),
+				253);
+
+		fs = l4_rule(ip6, IPPROTO_UDP, 0xff, 3, 0xfffffff0);
+		KUNIT_EXPECT_EQ(test, mlx5e_ethtool_flow_replace(ctx->priv, &fs, 0), -EOPNOTSUPP);
+		fs = l4_rule(ip6, 253, 0xff, 0, 0xffffffff);	/* no l4data */
+		KUNIT_EXPECT_EQ(test, mlx5e_ethtool_flow_replace(ctx->priv, &fs, 0), -EOPNOTSUPP);
+		EXPECT_NO_COMMAND(test, &ctx->fw);
+	}
+	KUNIT_EXPECT_EQ(test, num_rules(ctx), 0);
+}
+
+static struct kunit_case pg_test_cases[] = {
+	KUNIT_CASE(node_create_query_destroy),
+	KUNIT_CASE(node_refcount),
+	KUNIT_CASE(node_fixed_parser_protocols),
+	KUNIT_CASE_PARAM(node_capability_absent, cap_gen_params),
+	KUNIT_CASE_PARAM(node_firmware_failure, create_fail_gen_params),
+	KUNIT_CASE(node_unusable_sample),
+	KUNIT_CASE(node_out_of_resources),
+	KUNIT_CASE(node_destroy_fails),
+	KUNIT_CASE(two_functions_own_graphs),
+	KUNIT_CASE(two_functions_second_refused),
+	KUNIT_CASE(two_functions_shared_node),
+	KUNIT_CASE(outside_owner),
+	KUNIT_CASE(lifecycle_reload),
+	KUNIT_CASE(lifecycle_health_recovery),
+	KUNIT_CASE(l4data_match),
+	KUNIT_CASE_PARAM(l4data_refused, refuse_gen_params),
+	KUNIT_CASE(l4data_table_fails),
+	{}
+};
+
+static struct kunit_suite pg_test_suite = {
+	.name = "mlx5_parse_graph",
+	.init = pg_test_init,
+	.exit = pg_test_exit,
+	.test_cases = pg_test_cases,
+};
+
+kunit_test_suite(pg_test_suite);
