@@ -351,10 +351,24 @@ FAKE_ETHTOOL_K="$DATA/ethtool-k-fixed" steer buckets eth9 -p 146 -f dport -b 2
 rc=$?
 [ "$rc" -eq 1 ] && grep -q 'eth9 does not support ntuple filters (ntuple-filters: off \[fixed\]); refusing' "$T/err"
 ok "l4steer: refuses 'ntuple-filters: off [fixed]'" $? "exit $rc"
-FAKE_ETHTOOL_K="$DATA/ethtool-k-absent" steer buckets eth9 -p 146 -f dport -b 2 -n
+FAKE_ETHTOOL_K="$DATA/ethtool-k-absent" steer buckets eth9 -p 146 -f dport -b 2
 rc=$?
 [ "$rc" -eq 1 ] && grep -q 'no ntuple-filters in' "$T/err" && [ ! -s "$T/out" ]
-ok "l4steer: refuses a device without ntuple-filters, even in dry-run" $? "exit $rc"
+ok "l4steer: refuses to install on a device without ntuple-filters" $? "exit $rc"
+# A dry run plans for a device that can take the rules (another host).
+FAKE_ETHTOOL_K="$DATA/ethtool-k-absent" steer buckets eth9 -p 146 -f dport -b 2 -4 -n
+rc=$?
+[ "$rc" -eq 0 ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
+	grep -q "eth9 does not support ntuple filters (no ntuple-filters in 'ethtool -k eth9'); dry run: printing the commands" "$T/err" &&
+	[ "$(cat "$T/out")" = "ethtool -K eth9 ntuple on
+ethtool -N eth9 flow-type ip4 l4proto 146 l4data 0x0 m 0xfffffffe action 0
+ethtool -N eth9 flow-type ip4 l4proto 146 l4data 0x1 m 0xfffffffe action 1" ]
+ok "l4steer: dry run without ntuple filters prints the plan and warns" $? "exit $rc: $(cat "$T/out" "$T/err")"
+FAKE_ETHTOOL_K="$DATA/ethtool-k-fixed" steer range eth9 -p 253 -f dport -m 7:1 -6 -n
+rc=$?
+[ "$rc" -eq 0 ] && grep -q 'off \[fixed\]); dry run' "$T/err" &&
+	[ "$(tail -1 "$T/out")" = "ethtool -N eth9 flow-type ip6 l4proto 253 l4data 0x7 m 0xffff0000 action 1" ]
+ok "l4steer: dry run on 'ntuple-filters: off [fixed]' prints the plan" $? "exit $rc: $(cat "$T/out" "$T/err")"
 steer buckets eth8 -p 146 -f dport -b 2 -c 0,1 -n
 rc=$?
 [ "$rc" -eq 1 ] && grep -q 'eth8 is not a PCI device' "$T/err"
@@ -365,10 +379,49 @@ rc=$?
 cp "$DATA/interrupts" "$T/proc/interrupts"
 [ "$rc" -eq 1 ] && grep -q 'no IRQ named mlx5_comp1@pci:0000:08:00.0' "$T/err"
 ok "l4steer: missing queue IRQ refused" $? "exit $rc"
-PATH="$T/nowhere" "$L" buckets eth9 -p 146 -f dport -b 2 -n >"$T/out" 2>"$T/err"
+PATH="$T/nowhere" "$L" buckets eth9 -p 146 -f dport -b 2 >"$T/out" 2>"$T/err"
 rc=$?
 [ "$rc" -eq 1 ] && grep -q 'install the ethtool package' "$T/err"
 ok "l4steer: missing ethtool reported" $? "exit $rc"
+PATH="$T/nowhere" "$L" buckets eth9 -p 146 -f dport -b 2 -n >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 0 ] && grep -q 'install the ethtool package.*dry run' "$T/err" &&
+	[ "$(wc -l <"$T/out")" -eq 5 ]
+ok "l4steer: dry run without ethtool still prints the plan" $? "exit $rc: $(cat "$T/err")"
+
+# -b 1024 in both families is 2048 rules (it used to stop at 1024).
+FAKE_ETHTOOL_K="$DATA/ethtool-k-on" steer buckets eth9 -p 146 -f dport -b 1024 -n
+rc=$?
+[ "$rc" -eq 0 ] && [ "$(grep -c ' flow-type ip4 ' "$T/out")" -eq 1024 ] &&
+	[ "$(grep -c ' flow-type ip6 ' "$T/out")" -eq 1024 ] &&
+	grep -q 'ip6 l4proto 146 l4data 0x3ff m 0xfffffc00 action 1023$' "$T/out"
+ok "l4steer: -b 1024 without -4/-6 gives 1024 rules per family" $? "exit $rc: $(head -2 "$T/err")"
+
+# Adjacent ranges to the same queue are merged first; a single port is P.
+steer_rules()
+{
+	FAKE_ETHTOOL_K="$DATA/ethtool-k-on" steer range eth9 -p 146 -f dport "$@" -4 -n &&
+		awk '{ print $9 "/" $11 ":" $13 }' "$T/out" | tr '\n' ' '
+}
+for c in "-m 1-1:1 -m 2-2:1 -m 3-3:1|0x1/0xffff0000:1 0x2/0xffff0001:1 " \
+	 "-m 8-15:1 -m 0-7:1|0x0/0xffff000f:1 " \
+	 "-m 0-3:2 -m 8-11:2 -m 4-7:2|0x0/0xffff0007:2 0x8/0xffff0003:2 " \
+	 "-m 1-1:1 -m 2-3:2|0x1/0xffff0000:1 0x2/0xffff0001:2 " \
+	 "-m 5000:1|0x1388/0xffff0000:1 " \
+	 "-m 65535:4 -m 0:4 -m 1-65534:4|0x0/0xffffffff:4 "; do
+	got=$(steer_rules ${c%%|*})
+	[ "$got" = "${c#*|}" ]
+	ok "l4steer: range ${c%%|*}: fewest rules after merging" $? "got '$got' $(cat "$T/err")"
+done
+
+# A failing rule: the message quotes the whole command, ethtool included.
+: >"$FAKE_ETHTOOL_LOG"
+rm -f "$FAKE_ETHTOOL_IDS"
+FAKE_ETHTOOL_FAIL=2 steer range eth9 -p 146 -f dport -m 1-3:1 -4
+rc=$?
+[ "$rc" -eq 1 ] &&
+	grep -q "^l4steer: 'ethtool -N eth9 flow-type ip4 l4proto 146 l4data 0x2 m 0xffff0001 action 1' failed; undoing what was installed$" "$T/err"
+ok "l4steer: rollback message quotes the whole failed command" $? "exit $rc: $(cat "$T/err")"
 
 bad "l4steer: no command" "$L"
 bad "l4steer: unknown command" "$L" add eth9
@@ -391,7 +444,8 @@ bad "l4steer: --map with buckets" "$L" buckets eth9 -p 146 -f dport -b 2 -m 1-2:
 bad "l4steer: range without --map" "$L" range eth9 -p 146 -f dport
 bad "l4steer: range with --buckets" "$L" range eth9 -p 146 -f dport -b 2 -m 1-2:1
 bad "l4steer: --map without queue" "$L" range eth9 -p 146 -f dport -m 1000-1999
-bad "l4steer: --map without range" "$L" range eth9 -p 146 -f dport -m 1000:2
+bad "l4steer: --map without port" "$L" range eth9 -p 146 -f dport -m :2
+bad "l4steer: --map single port past 65535" "$L" range eth9 -p 146 -f dport -m 65536:2
 bad "l4steer: --map backwards" "$L" range eth9 -p 146 -f dport -m 2000-1000:2
 bad "l4steer: --map past 65535" "$L" range eth9 -p 146 -f dport -m 1-70000:2
 bad "l4steer: --map bad queue" "$L" range eth9 -p 146 -f dport -m 1-7:q
@@ -517,7 +571,7 @@ else
 
 	name="l4send: TX ring mode, 3 threads send the count"
 	if capture "$name" 146 300 -- -m ring -i va -M "$MACB" -d 192.0.2.2 \
-		-s 192.0.2.1 -p 146 -S 1-3 -D 10 -c 300 -T 3 -b 16 -j &&
+		-s 192.0.2.1 -p 146 -S 1-3 -D 10 -c 300 -T 3 -b 16 -r 20000 -j &&
 	   grep -q '^{"packets":300,' "$T/sendout"; then
 		check_packets "$name" 4 146 28 0 "$(for i in $(seq 100); do echo 1:10 2:10 3:10; done)" --any-order
 	fi
@@ -674,6 +728,13 @@ else
 		[ $rc -eq 1 ] && [ ! -s "$T/out" ] && [ ! -e "$T/va.state" ] &&
 			grep -q 'va does not support ntuple filters (ntuple-filters: off \[fixed\]); refusing' "$T/err"
 		ok "l4steer: refuses veth (real ethtool: ntuple-filters off [fixed])" $? "exit $rc: $(cat "$T/err")"
+		ip netns exec "$NSA" "$L" buckets va -p 146 -f dport -b 4 -n \
+			-s "$T/va.state" >"$T/out" 2>"$T/err"
+		rc=$?
+		[ $rc -eq 0 ] && [ ! -e "$T/va.state" ] &&
+			[ "$(grep -c '^ethtool -N va flow-type ip[46] l4proto 146 ' "$T/out")" -eq 8 ] &&
+			grep -q 'va does not support ntuple filters (ntuple-filters: off \[fixed\]); dry run' "$T/err"
+		ok "l4steer: dry run on veth (real ethtool) prints the plan" $? "exit $rc: $(cat "$T/err")"
 	else
 		skip "l4steer: refusal on veth" "ethtool not installed (see apt-packages)"
 	fi
