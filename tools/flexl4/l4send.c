@@ -757,6 +757,7 @@ static void send_ring(struct worker *w)
 	unsigned int len = cfg->l23_len + cfg->hdr_len + cfg->payload_len;
 	unsigned int fsize = 128, frames, bsize, batch = cfg->batch, fails = 0;
 	unsigned int head = 0, tail = 0, ver = TPACKET_V2, one = 1;
+	int sndbuf = 4 << 20;
 	uint64_t mine = my_count(cfg, w->index), queued = 0;
 	double rate = cfg->rate / cfg->threads, deadline = 0, stall_since = 0;
 	struct tpacket_req req = {};
@@ -782,6 +783,8 @@ static void send_ring(struct worker *w)
 	fd = socket(AF_PACKET, SOCK_RAW, 0);
 	if (fd < 0)
 		die("socket(AF_PACKET): %s", strerror(errno));
+	/* Room for a whole ring of frames the device has not freed yet. */
+	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
 	req.tp_block_size = bsize;
 	req.tp_frame_size = fsize;
 	req.tp_block_nr = (size_t)frames * fsize / bsize;

@@ -14,7 +14,9 @@
 # neighbour entry, so no ARP). Rate = the sink's own packet counter delta
 # / the sender's wall time. Runs are interleaved: each round runs every
 # sender once, the order rotated by one each round; the table gives the
-# per-run figures and their median.
+# per-run figures and their median, and the median CPU time (user +
+# system, from bash's time) per packet: on a busy machine the rates follow
+# the CPU share a sender gets, the CPU time per packet much less so.
 
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
@@ -84,7 +86,8 @@ PY=$(command -v python3)
 {
 	[ -n "$PY" ] && echo "python3 socket.sendto loop|$PY $HERE/bench/pysend.py 198.18.0.2 146 $SECS"
 	command -v trafgen >/dev/null &&
-		echo "trafgen -P 1 (TX ring, qdisc bypass)|timeout -s INT $SECS trafgen -i $T/trafgen.cfg -o sink -P 1 --no-sock-mem -Q -C"
+		echo "trafgen -P 1 (TX ring, qdisc bypass)|timeout -s INT $SECS trafgen -i $T/trafgen.cfg -o sink -P 1 --no-sock-mem -Q -C" &&
+		echo "trafgen -P 2|timeout -s INT $SECS trafgen -i $T/trafgen.cfg -o sink -P 2 --no-sock-mem -Q -C"
 	echo "l4send raw, 1 thread|$L4"
 	echo "l4send raw, 2 threads|$L4 -T 2"
 	echo "l4send packet, 1 thread|$L4 -m packet $PK"
@@ -107,12 +110,15 @@ while [ $r -lt "$ROUNDS" ]; do
 		line=$(sed -n "${k}p" "$T/senders")
 		a=$(ctr)
 		s=$(date +%s%N)
-		ip netns exec "$NS" sh -c "${line#*|}" >/dev/null 2>"$T/err" ||
-			[ -n "$(grep -v 'Terminated\|^$' "$T/err")" ] &&
-			sed "s/^/bench: ${line%%|*}: /" "$T/err" | head -3 >&2
+		# bash's time: user + system CPU seconds of the sender
+		bash -c 'TIMEFORMAT="%3U %3S"; time ip netns exec "$0" sh -c "$1" >/dev/null 2>"$2"' \
+			"$NS" "${line#*|}" "$T/err" 2>"$T/time"
 		e=$(date +%s%N)
 		b=$(ctr)
-		echo "$k $(((b - a) * 1000000000 / (e - s)))" >>"$T/pps"
+		[ -n "$(grep -v 'Terminated\|^$' "$T/err")" ] &&
+			sed "s/^/bench: ${line%%|*}: /" "$T/err" | head -3 >&2
+		cpu=$(awk '{ print $1 + $2 }' "$T/time")
+		echo "$k $(((b - a) * 1000000000 / (e - s))) $(awk -v c="$cpu" -v n=$((b - a)) 'BEGIN { if (n > 0) printf "%.3f", c * 1e6 / n; else print 0 }')" >>"$T/pps"
 		i=$((i + 1))
 	done
 	r=$((r + 1))
@@ -122,16 +128,18 @@ echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 py=$(awk '$1 == 1 { print $2 }' "$T/pps" | median)
 tg=
-grep -q '^trafgen' "$T/senders" &&
-	tg=$(awk -v k="$(grep -n '^trafgen' "$T/senders" | cut -d: -f1)" '$1 == k { print $2 }' "$T/pps" | median)
-printf '%-38s %-26s %10s %7s %7s\n' sender "packets/s per run" median "vs py" "vs tg"
+grep -q '^trafgen -P 1' "$T/senders" &&
+	tg=$(awk -v k="$(grep -n '^trafgen -P 1' "$T/senders" | cut -d: -f1)" '$1 == k { print $2 }' "$T/pps" | median)
+printf '%-38s %-22s %10s %7s %7s %9s\n' sender "packets/s per run" median "vs py" "vs tg" "CPU us/pkt"
 k=1
 while [ $k -le "$N" ]; do
 	name=$(sed -n "${k}p" "$T/senders" | cut -d'|' -f1)
 	runs=$(awk -v k=$k '$1 == k { printf "%s%d", sep, $2 / 1000; sep = " " } END { print "" }' "$T/pps")
 	med=$(awk -v k=$k '$1 == k { print $2 }' "$T/pps" | median)
-	printf '%-38s %-26s %10s %7s %7s\n' "$name" "$runs (k)" "$med" \
+	us=$(awk -v k=$k '$1 == k { print $3 * 1000 }' "$T/pps" | median)
+	printf '%-38s %-22s %10s %7s %7s %9s\n' "$name" "$runs (k)" "$med" \
 		"$(awk -v a="$med" -v b="$py" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }')" \
-		"$(awk -v a="$med" -v b="${tg:-0}" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }')"
+		"$(awk -v a="$med" -v b="${tg:-0}" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }')" \
+		"$(awk -v u="$us" 'BEGIN { printf "%.2f", u / 1000 }')"
 	k=$((k + 1))
 done
