@@ -20,8 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/errqueue.h>
-#include <poll.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
@@ -87,7 +85,7 @@ static const char help_text[] =
 "    -r, --rate PPS      limit to PPS packets per second in total\n"
 "    -T, --threads N     sending threads, one socket each (1-64, default 1)\n"
 "    -b, --batch N       packets per sendmmsg() or send() call (1-1024,\n"
-"                        default 64; ring mode: 256, the ring's size)\n"
+"                        default 64; 256 in ring mode)\n"
 "    -i, --dev IFNAME    send through this interface (SO_BINDTODEVICE)\n"
 "    -m, --mode MODE     raw (default): IP raw socket, kernel routes;\n"
 "                        packet: AF_PACKET frames on --dev, qdisc bypass;\n"

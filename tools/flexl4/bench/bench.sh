@@ -81,7 +81,8 @@ awk -v smac="$SMAC" -v dmac="$DMAC" 'BEGIN {
 
 L4="$HERE/l4send -p 146 -H 28 -S 32768 -D 4000 -K 16 -d 198.18.0.2 -s 198.18.0.1 -t $SECS"
 PK="-i sink -M $DMAC"
-PY=$(command -v python3)
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=$(command -v python3)
 # name|command, one sender per line
 {
 	[ -n "$PY" ] && echo "python3 socket.sendto loop|$PY $HERE/bench/pysend.py 198.18.0.2 146 $SECS"
