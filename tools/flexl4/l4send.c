@@ -14,12 +14,14 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -29,6 +31,8 @@
 #define MAX_THREADS	64
 #define MAX_BATCH	1024
 #define MAX_PORTS	(1u << 20)
+/* Give up when the kernel drops every packet for this long (seconds). */
+#define STALL_SECS	1.0
 
 static const char help_text[] =
 "NAME\n"
@@ -38,7 +42,7 @@ static const char help_text[] =
 "    l4send --dst ADDR [--src ADDR] [--proto N] [--hdr-len N] [--payload N]\n"
 "           [--sport LIST] [--dport LIST] [--cycle K] [--count N]\n"
 "           [--duration SEC] [--rate PPS] [--threads N] [--batch N]\n"
-"           [--dev IFNAME] [--mode raw|packet] [--dst-mac MAC] [--json]\n"
+"           [--dev IFNAME] [--mode raw|packet|ring] [--dst-mac MAC] [--json]\n"
 "           [-4|-6]\n"
 "\n"
 "DESCRIPTION\n"
@@ -48,11 +52,17 @@ static const char help_text[] =
 "    port (big-endian, so ethtool's l4data is sport<<16|dport), the rest of\n"
 "    the header zero, then --payload bytes where byte j is j & 0xff.\n"
 "    No checksum is computed. Packets go out in sendmmsg() batches.\n"
+"    A packet larger than the MTU of the outgoing device is refused before\n"
+"    anything is sent (it would be fragmented, and fragments after the\n"
+"    first carry no ports).\n"
 "\n"
 "    --mode packet builds the whole frame instead (Ethernet, IPv4 header with\n"
 "    DF and a valid header checksum, or IPv6 header; TTL/hop limit 64) and\n"
 "    sends it on an AF_PACKET socket that bypasses the qdisc: faster, but it\n"
 "    needs --dev, --src and --dst-mac (no routing, no neighbour lookup).\n"
+"    --mode ring sends the same frames through a memory-mapped TX ring\n"
+"    (PACKET_TX_RING, one per thread): the frames are written once, then\n"
+"    only the ports change and one send() hands a batch to the kernel.\n"
 "\n"
 "    Packet i (counting from 0) uses the port pair number i mod (S*D) of the\n"
 "    S source and D destination ports, destination port varying fastest:\n"
@@ -74,19 +84,29 @@ static const char help_text[] =
 "    -t, --duration SEC  send for SEC seconds (decimal allowed)\n"
 "    -r, --rate PPS      limit to PPS packets per second in total\n"
 "    -T, --threads N     sending threads, one socket each (1-64, default 1)\n"
-"    -b, --batch N       packets per sendmmsg() call (1-1024, default 64)\n"
+"    -b, --batch N       packets per sendmmsg() or send() call (1-1024,\n"
+"                        default 64; 256 in ring mode)\n"
 "    -i, --dev IFNAME    send through this interface (SO_BINDTODEVICE)\n"
 "    -m, --mode MODE     raw (default): IP raw socket, kernel routes;\n"
-"                        packet: AF_PACKET frames on --dev, qdisc bypass\n"
-"    -M, --dst-mac MAC   destination MAC for --mode packet (aa:bb:cc:dd:ee:ff)\n"
+"                        packet: AF_PACKET frames on --dev, qdisc bypass;\n"
+"                        ring: as packet, through a PACKET_TX_RING\n"
+"    -M, --dst-mac MAC   destination MAC for --mode packet/ring\n"
+"                        (aa:bb:cc:dd:ee:ff)\n"
 "    -j, --json          print the summary as one JSON object\n"
 "    -h, --help          show this text\n"
 "\n"
 "OUTPUT\n"
-"    One line: packets sent (accepted by the kernel), bytes (IP packet\n"
-"    bytes: IP header + L4 header + payload), seconds and packets/s.\n"
-"    With --json: {\"packets\":N,\"bytes\":N,\"seconds\":F,\"pps\":F,\n"
-"    \"threads\":N}. Ctrl-C stops early and still prints the summary.\n"
+"    One line: packets sent, bytes (IP packet bytes: IP header + L4 header\n"
+"    + payload), seconds and packets/s. A packet the kernel reports as\n"
+"    dropped (ENOBUFS from the qdisc or the driver; in raw mode through\n"
+"    IP_RECVERR) is not counted as sent: it is sent again, and the number\n"
+"    of such drops is added (\"N dropped and resent\"). When every packet\n"
+"    is dropped for 1 s (a link that is down, a peer that does not\n"
+"    receive), l4send gives up with exit status 1. Raw mode cannot see\n"
+"    packets dropped in the neighbour queue (unresolved address) or by\n"
+"    the no-carrier qdisc. With --json: {\"packets\":N,\"bytes\":N,\n"
+"    \"seconds\":F,\"pps\":F,\"threads\":N,\"dropped\":N}. Ctrl-C or\n"
+"    SIGTERM stops early and still prints the summary.\n"
 "\n"
 "EXIT STATUS\n"
 "    0 sent, 1 run-time error (socket, send), 2 bad arguments.\n"
@@ -96,7 +116,7 @@ static const char help_text[] =
 "    l4send -d 192.0.2.2 -p 146 -D 4000 -K 16 -c 100000\n"
 "    l4send -d 2001:db8::2 -p 132 -H 12 -l 64 -S 1000-1003 -D 80,443 -t 5\n"
 "    l4send -d 192.0.2.2 -p 253 -r 10000 -t 2 --json\n"
-"    l4send -m packet -i eth1 -M 02:00:00:00:00:02 -s 192.0.2.1 -d 192.0.2.2 \\\n"
+"    l4send -m ring -i eth1 -M 02:00:00:00:00:02 -s 192.0.2.1 -d 192.0.2.2 \\\n"
 "           -T 2 -t 5\n";
 
 struct config {
@@ -113,7 +133,8 @@ struct config {
 	unsigned int threads, batch;
 	const char *dev;
 	bool json;
-	bool packet_mode;
+	bool packet_mode;	/* packet or ring: frames on AF_PACKET */
+	bool ring_mode;
 	uint8_t dst_mac[6];
 	bool have_mac;
 	/* --mode packet: L2 + L3 header template and link-layer address. */
@@ -126,9 +147,11 @@ struct worker {
 	const struct config *cfg;
 	pthread_t tid;
 	unsigned int index;
-	uint64_t sent;
+	uint64_t sent;		/* accepted and not reported dropped */
+	uint64_t dropped;	/* sends the kernel reported dropped */
 	double start, end;
 	int err;		/* errno of a fatal send error, or 0 */
+	bool stalled;		/* gave up: every packet dropped */
 };
 
 static atomic_bool stop;
@@ -183,7 +206,7 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 	};
 	const char *dst = NULL, *src = NULL, *sport = "32768", *dport = "4000";
 	uint64_t v, cycle = 0;
-	bool have_count = false, have_dur = false;
+	bool have_count = false, have_dur = false, have_batch = false;
 	int want_family = 0, fam, c;
 	unsigned int max_l4;
 
@@ -264,6 +287,7 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 				usage_err("bad --batch '%s': want 1-%d", optarg,
 					  MAX_BATCH);
 			cfg->batch = v;
+			have_batch = true;
 			break;
 		case 'i':
 			if (!*optarg || strlen(optarg) >= IFNAMSIZ)
@@ -271,11 +295,16 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 			cfg->dev = optarg;
 			break;
 		case 'm':
-			if (!strcmp(optarg, "packet"))
+			cfg->packet_mode = cfg->ring_mode = false;
+			if (!strcmp(optarg, "packet")) {
 				cfg->packet_mode = true;
-			else if (strcmp(optarg, "raw"))
-				usage_err("bad --mode '%s': want raw or packet",
+			} else if (!strcmp(optarg, "ring")) {
+				cfg->packet_mode = true;
+				cfg->ring_mode = true;
+			} else if (strcmp(optarg, "raw")) {
+				usage_err("bad --mode '%s': want raw, packet or ring",
 					  optarg);
+			}
 			break;
 		case 'M': {
 			uint8_t *m = cfg->dst_mac;
@@ -350,9 +379,12 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 		cfg->ndports = cycle;
 	}
 	if (cfg->packet_mode && (!cfg->dev || !cfg->have_src || !cfg->have_mac))
-		usage_err("--mode packet needs --dev, --src and --dst-mac");
+		usage_err("--mode %s needs --dev, --src and --dst-mac",
+			  cfg->ring_mode ? "ring" : "packet");
+	if (cfg->ring_mode && !have_batch)
+		cfg->batch = 256;
 	if (!cfg->packet_mode && cfg->have_mac)
-		usage_err("--dst-mac is only for --mode packet");
+		usage_err("--dst-mac is only for --mode packet or ring");
 	if (have_dur && !have_count)
 		cfg->count = UINT64_MAX;
 	if (cfg->count < cfg->threads)
@@ -384,6 +416,11 @@ static int open_socket(const struct config *cfg)
 	if (cfg->have_src &&
 	    bind(fd, (const struct sockaddr *)&cfg->src, cfg->alen) < 0)
 		die("bind to source address: %s", strerror(errno));
+	/* Without it a raw socket hides ENOBUFS: a dropped packet looks sent. */
+	if (cfg->family == AF_INET)
+		setsockopt(fd, IPPROTO_IP, IP_RECVERR, &one, sizeof(one));
+	else
+		setsockopt(fd, IPPROTO_IPV6, IPV6_RECVERR, &one, sizeof(one));
 	return fd;
 }
 
@@ -465,17 +502,157 @@ static void sleep_until(double t)
 	nanosleep(&ts, NULL);
 }
 
-static void *worker_main(void *arg)
+/*
+ * Refuse, before sending anything, a packet larger than the MTU: raw mode
+ * would fragment it (fragments after the first carry no ports), packet and
+ * ring modes would fail on the first send.
+ */
+static void check_mtu(const struct config *cfg)
 {
-	struct worker *w = arg;
+	unsigned int ip_len = (cfg->family == AF_INET ? 20 : 40) +
+			      cfg->hdr_len + cfg->payload_len;
+	struct sockaddr_storage to = cfg->dst;
+	char where[IFNAMSIZ + 64];
+	int fd, mtu = 0;
+	socklen_t len = sizeof(mtu);
+
+	if (cfg->packet_mode) {
+		struct ifreq ifr = {};
+
+		fd = socket(AF_PACKET, SOCK_RAW, 0);
+		if (fd < 0)
+			die("socket(AF_PACKET): %s", strerror(errno));
+		snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", cfg->dev);
+		if (ioctl(fd, SIOCGIFMTU, &ifr) < 0)
+			die("device %s: %s", cfg->dev, strerror(errno));
+		close(fd);
+		mtu = ifr.ifr_mtu;
+		snprintf(where, sizeof(where), "the MTU of %s", cfg->dev);
+	} else {
+		/* The route's MTU, from a connected UDP socket: sends nothing. */
+		fd = socket(cfg->family, SOCK_DGRAM, 0);
+		if (fd < 0)
+			return;
+		if (cfg->dev)
+			setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, cfg->dev,
+				   strlen(cfg->dev));
+		if (cfg->have_src)
+			bind(fd, (const struct sockaddr *)&cfg->src, cfg->alen);
+		((struct sockaddr_in *)&to)->sin_port = htons(9);
+		if (connect(fd, (struct sockaddr *)&to, cfg->alen) < 0 ||
+		    getsockopt(fd, cfg->family == AF_INET ? IPPROTO_IP :
+				   IPPROTO_IPV6,
+			       cfg->family == AF_INET ? IP_MTU : IPV6_MTU,
+			       &mtu, &len) < 0) {
+			close(fd);	/* no route: the send says so */
+			return;
+		}
+		close(fd);
+		snprintf(where, sizeof(where), "the MTU of the route%s%s",
+			 cfg->dev ? " via " : "", cfg->dev ? cfg->dev : "");
+	}
+	if (mtu > 0 && ip_len > (unsigned int)mtu)
+		die("packets of %u bytes (IP header + --hdr-len + --payload) exceed %s (%d); nothing sent",
+		    ip_len, where, mtu);
+}
+
+/* Port pair of the next packet: si, di step by T pairs at a time. */
+struct pair_iter {
+	size_t si, di;
+};
+
+static void pair_init(const struct config *cfg, uint64_t i,
+		      struct pair_iter *p)
+{
+	uint64_t pair = i % ((uint64_t)cfg->nsports * cfg->ndports);
+
+	p->si = pair / cfg->ndports;
+	p->di = pair % cfg->ndports;
+}
+
+static void put_ports(const struct config *cfg, struct pair_iter *p,
+		      uint8_t *b)
+{
+	uint16_t sp = cfg->sports[p->si], dp = cfg->dports[p->di];
+
+	b[0] = sp >> 8;
+	b[1] = sp & 0xff;
+	b[2] = dp >> 8;
+	b[3] = dp & 0xff;
+	for (unsigned int k = 0; k < cfg->threads; k++) {
+		if (++p->di == cfg->ndports) {
+			p->di = 0;
+			if (++p->si == cfg->nsports)
+				p->si = 0;
+		}
+	}
+}
+
+/*
+ * The kernel dropped a packet (ENOBUFS) or had no room (EAGAIN): wait a
+ * little and say whether to try again. Not when stopping, past the
+ * deadline, or when nothing has gone out for STALL_SECS (then w->err).
+ */
+static bool retry_after_drop(struct worker *w, double deadline,
+			     double *stall_since, unsigned int *fails)
+{
+	double t = now_mono();
+
+	if (atomic_load_explicit(&stop, memory_order_relaxed) ||
+	    (deadline && t >= deadline))
+		return false;
+	if (!*stall_since) {
+		*stall_since = t;
+	} else if (t - *stall_since >= STALL_SECS) {
+		w->err = ENOBUFS;
+		w->stalled = true;
+		return false;
+	}
+	if (++*fails > 16) {
+		struct timespec ts = { 0, 20000 };
+
+		nanosleep(&ts, NULL);
+	} else {
+		sched_yield();
+	}
+	return true;
+}
+
+/* Raw mode: read queued ICMP reports (IP_RECVERR); true if there were any. */
+static bool drain_errqueue(int fd)
+{
+	char buf[512], cbuf[512];
+	struct iovec iov = { buf, sizeof(buf) };
+	struct msghdr m = {};
+	bool any = false;
+
+	for (;;) {
+		m.msg_iov = &iov;
+		m.msg_iovlen = 1;
+		m.msg_control = cbuf;
+		m.msg_controllen = sizeof(cbuf);
+		if (recvmsg(fd, &m, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+			return any;
+		any = true;
+	}
+}
+
+/* Packets this thread sends: indices index, index + T, ... < count. */
+static uint64_t my_count(const struct config *cfg, unsigned int index)
+{
+	return cfg->count / cfg->threads + (index < cfg->count % cfg->threads);
+}
+
+/* raw and packet modes: sendmmsg() batches of copied packets. */
+static void send_mmsg(struct worker *w)
+{
 	const struct config *cfg = w->cfg;
 	unsigned int off = cfg->l23_len;
 	unsigned int len = off + cfg->hdr_len + cfg->payload_len;
-	unsigned int batch = cfg->batch, T = cfg->threads;
-	uint64_t pairs = (uint64_t)cfg->nsports * cfg->ndports;
-	/* Packets this thread sends: indices index, index + T, ... < count. */
-	uint64_t mine = (cfg->count - w->index + T - 1) / T;
-	double rate = cfg->rate / T, deadline = 0;
+	unsigned int batch = cfg->batch, T = cfg->threads, fails = 0;
+	uint64_t mine = my_count(cfg, w->index);
+	double rate = cfg->rate / T, deadline = 0, stall_since = 0;
+	struct pair_iter pi;
 	struct mmsghdr *msgs;
 	struct iovec *iov;
 	uint8_t *bufs;
@@ -507,6 +684,7 @@ static void *worker_main(void *arg)
 		msgs[k].msg_hdr.msg_iov = &iov[k];
 		msgs[k].msg_hdr.msg_iovlen = 1;
 	}
+	pair_init(cfg, w->index, &pi);
 
 	w->start = now_mono();
 	if (cfg->duration > 0)
@@ -517,42 +695,193 @@ static void *worker_main(void *arg)
 
 		if (mine - w->sent < n)
 			n = mine - w->sent;
-		for (unsigned int k = 0; k < n; k++) {
-			uint64_t i = w->index + (w->sent + k) * T;
-			uint64_t pair = i % pairs;
-			uint16_t sp = cfg->sports[pair / cfg->ndports];
-			uint16_t dp = cfg->dports[pair % cfg->ndports];
-			uint8_t *b = (uint8_t *)iov[k].iov_base + off;
-
-			b[0] = sp >> 8;
-			b[1] = sp & 0xff;
-			b[2] = dp >> 8;
-			b[3] = dp & 0xff;
-		}
+		for (unsigned int k = 0; k < n; k++)
+			put_ports(cfg, &pi, (uint8_t *)iov[k].iov_base + off);
 		if (rate > 0)
 			sleep_until(w->start + w->sent / rate);
 		while (done < n) {
 			int r = sendmmsg(fd, msgs + done, n - done, 0);
+			int e = errno;
 
-			if (r < 0) {
-				if (errno == EINTR || errno == ENOBUFS ||
-				    errno == EAGAIN)
-					continue;
-				w->err = errno;
-				goto out;
+			if (r > 0) {
+				done += r;
+				stall_since = 0;
+				fails = 0;
+				continue;
 			}
-			done += r;
+			if (r < 0 && e == EINTR &&
+			    !atomic_load_explicit(&stop, memory_order_relaxed))
+				continue;
+			if (r < 0 && (e == ENOBUFS || e == EAGAIN)) {
+				w->dropped += e == ENOBUFS;
+				if (retry_after_drop(w, deadline, &stall_since,
+						     &fails))
+					continue;
+				break;
+			}
+			/* An ICMP error reported through IP_RECVERR. */
+			if (r < 0 && !cfg->packet_mode && e != EINTR &&
+			    drain_errqueue(fd))
+				continue;
+			if (r < 0 && e != EINTR)
+				w->err = e;
+			break;
 		}
-		w->sent += n;
-		if (deadline && now_mono() >= deadline)
+		w->sent += done;
+		if (done < n || (deadline && now_mono() >= deadline))
 			break;
 	}
-out:
 	w->end = now_mono();
 	close(fd);
 	free(bufs);
 	free(iov);
 	free(msgs);
+}
+
+/* Frame status bits the kernel has not finished with. */
+#define TX_BUSY	(TP_STATUS_SEND_REQUEST | TP_STATUS_SENDING)
+
+/*
+ * ring mode: frames written once into a PACKET_TX_RING; per packet only the
+ * four port bytes and the status word change, and one send() hands the
+ * kernel a whole batch. A frame counts as sent once the kernel marks it
+ * available again; a frame the device dropped stays queued and the send()
+ * returns ENOBUFS.
+ */
+static void send_ring(struct worker *w)
+{
+	const struct config *cfg = w->cfg;
+	unsigned int off = TPACKET2_HDRLEN - sizeof(struct sockaddr_ll);
+	unsigned int len = cfg->l23_len + cfg->hdr_len + cfg->payload_len;
+	unsigned int fsize = 128, frames, bsize, batch = cfg->batch, fails = 0;
+	unsigned int head = 0, tail = 0, ver = TPACKET_V2, one = 1;
+	int sndbuf = 4 << 20;
+	uint64_t mine = my_count(cfg, w->index), queued = 0;
+	double rate = cfg->rate / cfg->threads, deadline = 0, stall_since = 0;
+	struct tpacket_req req = {};
+	struct pair_iter pi;
+	size_t maplen;
+	uint8_t *map;
+	int fd;
+
+	while (fsize < off + len)
+		fsize <<= 1;
+	bsize = fsize < 4096 ? 4096 : fsize;
+	/* At most 4 MB of ring per thread, at least 8 frames. */
+	frames = (4u << 20) / fsize;
+	if (frames > 1024)
+		frames = 1024;
+	if (frames < 8)
+		frames = 8;
+	if (batch > frames)
+		batch = frames;
+	if (rate > 0 && rate / 1000 < batch)
+		batch = rate / 1000 < 1 ? 1 : rate / 1000;
+
+	fd = socket(AF_PACKET, SOCK_RAW, 0);
+	if (fd < 0)
+		die("socket(AF_PACKET): %s", strerror(errno));
+	/* Room for a whole ring of frames the device has not freed yet. */
+	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
+	req.tp_block_size = bsize;
+	req.tp_frame_size = fsize;
+	req.tp_block_nr = (size_t)frames * fsize / bsize;
+	req.tp_frame_nr = frames;
+	if (setsockopt(fd, SOL_PACKET, PACKET_VERSION, &ver, sizeof(ver)) < 0 ||
+	    setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one,
+		       sizeof(one)) < 0 ||
+	    setsockopt(fd, SOL_PACKET, PACKET_TX_RING, &req, sizeof(req)) < 0)
+		die("PACKET_TX_RING on %s: %s", cfg->dev, strerror(errno));
+	maplen = (size_t)req.tp_block_nr * bsize;
+	map = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED)
+		die("mmap of the TX ring: %s", strerror(errno));
+	for (unsigned int f = 0; f < frames; f++) {
+		struct tpacket2_hdr *h = (void *)(map + (size_t)f * fsize);
+		uint8_t *b = (uint8_t *)h + off;
+
+		memcpy(b, cfg->l23, cfg->l23_len);
+		for (unsigned int j = 0; j < cfg->payload_len; j++)
+			b[cfg->l23_len + cfg->hdr_len + j] = j & 0xff;
+		h->tp_len = len;
+	}
+	pair_init(cfg, w->index, &pi);
+
+	w->start = now_mono();
+	if (cfg->duration > 0)
+		deadline = w->start + cfg->duration;
+	for (;;) {
+		uint64_t sent0 = w->sent;
+		unsigned int want;
+		ssize_t r;
+
+		/* Reclaim, oldest first, what the kernel has sent. */
+		while (queued > w->sent) {
+			struct tpacket2_hdr *h =
+				(void *)(map + (size_t)tail * fsize);
+			uint32_t st = __atomic_load_n(&h->tp_status,
+						      __ATOMIC_ACQUIRE);
+
+			if (st & TP_STATUS_WRONG_FORMAT) {
+				w->err = EMSGSIZE;
+				goto out;
+			}
+			if (st & TX_BUSY)
+				break;
+			w->sent++;
+			tail = (tail + 1) % frames;
+		}
+		if (w->sent > sent0) {
+			stall_since = 0;
+			fails = 0;
+		}
+		if (w->sent >= mine ||
+		    atomic_load_explicit(&stop, memory_order_relaxed) ||
+		    (deadline && now_mono() >= deadline))
+			break;
+		/* Queue up to a batch of new frames. */
+		want = batch;
+		if (mine - queued < want)
+			want = mine - queued;
+		while (queued - w->sent < want) {
+			struct tpacket2_hdr *h =
+				(void *)(map + (size_t)head * fsize);
+
+			put_ports(cfg, &pi, (uint8_t *)h + off + cfg->l23_len);
+			__atomic_store_n(&h->tp_status, TP_STATUS_SEND_REQUEST,
+					 __ATOMIC_RELEASE);
+			head = (head + 1) % frames;
+			queued++;
+		}
+		if (rate > 0)
+			sleep_until(w->start + w->sent / rate);
+		r = sendto(fd, NULL, 0, 0, (const struct sockaddr *)&cfg->sll,
+			   sizeof(cfg->sll));
+		if (r >= 0 || errno == EINTR)
+			continue;
+		if (errno == ENOBUFS || errno == EAGAIN) {
+			w->dropped += errno == ENOBUFS;
+			if (retry_after_drop(w, deadline, &stall_since, &fails))
+				continue;
+			break;
+		}
+		w->err = errno;
+		break;
+	}
+out:
+	w->end = now_mono();
+	munmap(map, maplen);
+	close(fd);
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+
+	if (w->cfg->ring_mode)
+		send_ring(w);
+	else
+		send_mmsg(w);
 	return NULL;
 }
 
@@ -560,9 +889,10 @@ int main(int argc, char **argv)
 {
 	struct worker workers[MAX_THREADS] = {};
 	struct config cfg = {};
-	uint64_t packets = 0, bytes;
+	uint64_t packets = 0, dropped = 0, bytes;
 	double start = 0, end = 0, secs, pps;
 	struct sigaction sa = {};
+	bool stalled = false;
 	int err = 0;
 
 	prog = "l4send";
@@ -576,6 +906,7 @@ int main(int argc, char **argv)
 		build_frame_template(&cfg);
 	/* Fail early and clearly (e.g. no CAP_NET_RAW) before any thread. */
 	close(open_socket(&cfg));
+	check_mtu(&cfg);
 
 	for (unsigned int t = 0; t < cfg.threads; t++) {
 		workers[t].cfg = &cfg;
@@ -595,6 +926,8 @@ int main(int argc, char **argv)
 		if (cfg.threads > 1)
 			pthread_join(w->tid, NULL);
 		packets += w->sent;
+		dropped += w->dropped;
+		stalled |= w->stalled;
 		if (!t || w->start < start)
 			start = w->start;
 		if (w->end > end)
@@ -607,14 +940,24 @@ int main(int argc, char **argv)
 	secs = end - start;
 	pps = secs > 0 ? packets / secs : 0;
 	if (cfg.json)
-		printf("{\"packets\":%llu,\"bytes\":%llu,\"seconds\":%.6f,\"pps\":%.1f,\"threads\":%u}\n",
+		printf("{\"packets\":%llu,\"bytes\":%llu,\"seconds\":%.6f,\"pps\":%.1f,\"threads\":%u,\"dropped\":%llu}\n",
 		       (unsigned long long)packets, (unsigned long long)bytes,
-		       secs, pps, cfg.threads);
+		       secs, pps, cfg.threads, (unsigned long long)dropped);
+	else if (dropped)
+		printf("sent %llu packets, %llu bytes in %.6f s: %.0f packets/s; %llu dropped and resent\n",
+		       (unsigned long long)packets, (unsigned long long)bytes,
+		       secs, pps, (unsigned long long)dropped);
 	else
 		printf("sent %llu packets, %llu bytes in %.6f s: %.0f packets/s\n",
 		       (unsigned long long)packets, (unsigned long long)bytes,
 		       secs, pps);
+	fflush(stdout);
+	if (stalled)
+		die("every packet was dropped for %.0f s (%s%s%s: link down or not transmitting?); giving up",
+		    STALL_SECS, strerror(ENOBUFS), cfg.dev ? " on " : "",
+		    cfg.dev ? cfg.dev : "");
 	if (err)
-		die("sendmmsg: %s", strerror(err));
+		die("%s: %s", cfg.ring_mode ? "send" : "sendmmsg",
+		    strerror(err));
 	return 0;
 }

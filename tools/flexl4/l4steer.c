@@ -9,6 +9,7 @@
 #include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,8 @@
 
 #include "common.h"
 
-#define MAX_RULES	1024
+/* 1024 buckets in both families */
+#define MAX_RULES	2048
 #define MAX_MAPS	256
 
 static const char help_text[] =
@@ -28,7 +30,8 @@ static const char help_text[] =
 "SYNOPSIS\n"
 "    l4steer buckets DEV -p PROTO -f sport|dport -b N [-q QUEUES] [-c CORES]\n"
 "                    [-4] [-6] [-n] [-s STATE]\n"
-"    l4steer range DEV -p PROTO -f sport|dport -m LO-HI:QUEUE [-m ...]\n"
+"    l4steer range DEV -p PROTO -f sport|dport -m LO-HI:QUEUE|P:QUEUE\n"
+"                    [-m ...]\n"
 "                    [-4] [-6] [-n] [-s STATE]\n"
 "    l4steer list DEV [-s STATE]\n"
 "    l4steer remove DEV [-n] [-s STATE]\n"
@@ -45,9 +48,10 @@ static const char help_text[] =
 "             0..N-1). With -c, the IRQ of each queue (mlx5_comp<Q>@pci:<BDF>\n"
 "             in /proc/interrupts) is pinned to the matching core through\n"
 "             /proc/irq/<IRQ>/smp_affinity_list.\n"
-"    range    each port range LO-HI goes to QUEUE, with the fewest prefix\n"
-"             rules: the range is cut into aligned power-of-two blocks (at\n"
-"             most 30 for a 16-bit port), one masked rule each.\n"
+"    range    each port range LO-HI (or single port P) goes to QUEUE, with\n"
+"             the fewest prefix rules: adjacent ranges to the same queue\n"
+"             are merged, then each range is cut into aligned power-of-two\n"
+"             blocks (at most 30 for a 16-bit port), one masked rule each.\n"
 "    list     show what l4steer installed on DEV (from the state file).\n"
 "    remove   delete exactly the rules l4steer installed, restore the IRQ\n"
 "             affinities it changed, turn ntuple off again if it turned it\n"
@@ -65,10 +69,13 @@ static const char help_text[] =
 "    -b, --buckets N      number of buckets: 1, 2, 4, ... 1024\n"
 "    -q, --queues LIST    queues for buckets 0..N-1 (N entries; 3,5,8-13)\n"
 "    -c, --cores LIST     cores for those queues' IRQs (N entries)\n"
-"    -m, --map LO-HI:Q    range: ports LO..HI to queue Q (repeatable;\n"
-"                         ranges must not overlap)\n"
+"    -m, --map LO-HI:Q    range: ports LO..HI to queue Q, or P:Q for one\n"
+"                         port (repeatable; ranges must not overlap)\n"
 "    -4, -6               only ip4 or only ip6 rules (default: both)\n"
-"    -n, --dry-run        print the exact commands, change nothing\n"
+"    -n, --dry-run        print the exact commands, change nothing; works\n"
+"                         without an ntuple-capable DEV (planning on\n"
+"                         another host): then it warns on stderr and\n"
+"                         prints the 'ntuple on' step too\n"
 "    -s, --state FILE     state file (default $L4STEER_STATE_DIR/DEV.state,\n"
 "                         directory default /run/l4steer)\n"
 "    -h, --help           show this text\n"
@@ -171,6 +178,25 @@ static int run(char *const argv[], char *out, size_t len)
 	return WEXITSTATUS(status) == 127 ? -1 : WEXITSTATUS(status);
 }
 
+/*
+ * Refuse (exit 1) with msg, or in a dry run only warn: the plan is printed
+ * for a device that can take it, with the 'ntuple on' step.
+ */
+static void __attribute__((format(printf, 2, 3)))
+ntuple_refuse(struct plan *p, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (!p->dry_run)
+		die("%s; refusing", msg);
+	warnx("%s; dry run: printing the commands for a device that has them", msg);
+	p->ntuple_on = true;
+}
+
 /* Read "ntuple-filters:" from ethtool -k; refuse if fixed off or absent. */
 static void check_ntuple(struct plan *p)
 {
@@ -181,21 +207,23 @@ static void check_ntuple(struct plan *p)
 
 	rc = run(argv, out, sizeof(out));
 	if (rc < 0)
-		die("cannot run '%s' (install the ethtool package)", argv[0]);
+		return ntuple_refuse(p, "cannot run '%s' (install the ethtool package)",
+				     argv[0]);
 	if (rc)
-		die("'%s -k %s' failed (exit %d)", argv[0], p->dev, rc);
+		return ntuple_refuse(p, "'%s -k %s' failed (exit %d)", argv[0],
+				     p->dev, rc);
 	line = strstr(out, "ntuple-filters:");
 	if (!line)
-		die("%s does not support ntuple filters (no ntuple-filters in 'ethtool -k %s'); refusing",
-		    p->dev, p->dev);
+		return ntuple_refuse(p, "%s does not support ntuple filters (no ntuple-filters in 'ethtool -k %s')",
+				     p->dev, p->dev);
 	if (sscanf(line + strlen("ntuple-filters:"), " %63[^\n]", val) != 1)
 		val[0] = '\0';
 	if (strstr(val, "[fixed]") && strncmp(val, "on", 2))
-		die("%s does not support ntuple filters (ntuple-filters: %s); refusing",
-		    p->dev, val);
+		return ntuple_refuse(p, "%s does not support ntuple filters (ntuple-filters: %s)",
+				     p->dev, val);
 	if (strncmp(val, "on", 2) && strncmp(val, "off", 3))
-		die("cannot read ntuple-filters state of %s ('%s'); refusing",
-		    p->dev, val);
+		return ntuple_refuse(p, "cannot read ntuple-filters state of %s ('%s')",
+				     p->dev, val);
 	p->ntuple_on = !strncmp(val, "off", 3);
 }
 
@@ -254,6 +282,38 @@ static size_t add_range(struct plan *p, uint32_t lo, uint32_t hi,
 		lo += size;
 	}
 	return n;
+}
+
+/*
+ * Join ranges that touch (one's HI + 1 is the other's LO) and go to the same
+ * queue: the union is one range, whose prefix cover can need fewer rules
+ * than the parts' covers (1-1, 2-2, 3-3 take 3 rules, 1-3 takes 2). Ranges
+ * do not overlap. Each merged range keeps the place of its first part.
+ */
+static void merge_adjacent(uint32_t *lo, uint32_t *hi, uint32_t *q, size_t *n)
+{
+	bool merged;
+
+	do {
+		merged = false;
+		for (size_t k = 0; k < *n && !merged; k++) {
+			for (size_t j = 0; j < *n; j++) {
+				if (j == k || q[j] != q[k] ||
+				    (hi[k] + 1 != lo[j] && hi[j] + 1 != lo[k]))
+					continue;
+				if (lo[j] < lo[k])
+					lo[k] = lo[j];
+				if (hi[j] > hi[k])
+					hi[k] = hi[j];
+				memmove(lo + j, lo + j + 1, (*n - j - 1) * sizeof(*lo));
+				memmove(hi + j, hi + j + 1, (*n - j - 1) * sizeof(*hi));
+				memmove(q + j, q + j + 1, (*n - j - 1) * sizeof(*q));
+				(*n)--;
+				merged = true;
+				break;
+			}
+		}
+	} while (merged);
 }
 
 /* Rules were added family-interleaved; emit all ip4 rules, then ip6. */
@@ -486,7 +546,7 @@ static int undo(struct plan *p)
 		if (p->dry_run) {
 			printf("%s %s\n", ethtool_cmd(), args);
 		} else if (ethtool(args, out, sizeof(out))) {
-			warnx("'ethtool %s' failed", args);
+			warnx("'%s %s' failed", ethtool_cmd(), args);
 			failed++;
 		}
 	}
@@ -495,7 +555,7 @@ static int undo(struct plan *p)
 		if (p->dry_run) {
 			printf("%s %s\n", ethtool_cmd(), args);
 		} else if (ethtool(args, out, sizeof(out))) {
-			warnx("'ethtool %s' failed", args);
+			warnx("'%s %s' failed", ethtool_cmd(), args);
 			failed++;
 		}
 	}
@@ -504,7 +564,7 @@ static int undo(struct plan *p)
 
 static void install(struct plan *p)
 {
-	char args[512], out[4096], path[PATH_MAX], cpu[16], *dir;
+	char args[PATH_MAX + 64], out[4096], path[PATH_MAX], cpu[16], *dir;
 	struct stat st;
 	bool enable = p->ntuple_on;
 
@@ -548,7 +608,8 @@ static void install(struct plan *p)
 			goto fail;
 		s = strstr(out, "Added rule with ID ");
 		if (!s || sscanf(s, "Added rule with ID %ld", &r->id) != 1) {
-			warnx("'ethtool %s' did not report a rule ID", args);
+			warnx("'%s %s' did not report a rule ID", ethtool_cmd(),
+			      args);
 			goto fail;
 		}
 		save_state(p);
@@ -558,6 +619,8 @@ static void install(struct plan *p)
 		struct irq *q = &p->irqs[k];
 
 		irq_path(q->irq, path, sizeof(path));
+		/* What failed, for the message below. */
+		snprintf(args, sizeof(args), "echo %u > %s", q->core, path);
 		if (!read_line(path, q->old, sizeof(q->old))) {
 			warnx("%s: %s", path, strerror(errno));
 			goto fail;
@@ -574,7 +637,9 @@ static void install(struct plan *p)
 	printf("state: %s\n", p->state);
 	return;
 fail:
-	warnx("'%s' failed; undoing what was installed", args);
+	warnx("'%s%s%s' failed; undoing what was installed",
+	      strncmp(args, "echo ", 5) ? ethtool_cmd() : "",
+	      strncmp(args, "echo ", 5) ? " " : "", args);
 	undo(p);
 	unlink(p->state);
 	exit(1);
@@ -597,7 +662,7 @@ static void list(struct plan *p)
 		       p->irqs[k].queue, p->irqs[k].core, p->irqs[k].old);
 }
 
-/* "LO-HI:Q" */
+/* "LO-HI:Q" or "P:Q" */
 static bool parse_map(const char *s, uint32_t *lo, uint32_t *hi, uint32_t *q)
 {
 	char range[64], *colon;
@@ -612,7 +677,7 @@ static bool parse_map(const char *s, uint32_t *lo, uint32_t *hi, uint32_t *q)
 	if (!colon)
 		return false;
 	*colon = '\0';
-	if (!strchr(range, '-') || strchr(range, ',') ||
+	if (strchr(range, ',') ||
 	    !parse_num_list(range, 65535, 65536, &ports, &n) ||
 	    !parse_u64(colon + 1, 0, 65535, &v))
 		return false;
@@ -705,7 +770,7 @@ int main(int argc, char **argv)
 				usage_err("more than %d --map options", MAX_MAPS);
 			if (!parse_map(optarg, &lo[nmaps], &hi[nmaps],
 				       &mapq[nmaps]))
-				usage_err("bad --map '%s': want LO-HI:QUEUE, 0 <= LO <= HI <= 65535",
+				usage_err("bad --map '%s': want LO-HI:QUEUE or P:QUEUE, 0 <= LO <= HI <= 65535",
 					  optarg);
 			maps[nmaps++] = optarg;
 			break;
@@ -823,6 +888,7 @@ int main(int argc, char **argv)
 				if (lo[k] <= hi[j] && lo[j] <= hi[k])
 					usage_err("--map %s overlaps --map %s",
 						  maps[k], maps[j]);
+		merge_adjacent(lo, hi, mapq, &nmaps);
 		for (size_t k = 0; k < nmaps; k++)
 			add_range(&p, lo[k], hi[k], mapq[k]);
 	}

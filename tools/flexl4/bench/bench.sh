@@ -1,85 +1,146 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# l4send against a plain Python raw-socket sender over a veth pair between
-# two namespaces, in one run. Prints figures, asserts nothing. About 30 s.
-#   make -C tools/flexl4 bench        (root; BENCH_SECS=N to change)
+# l4send against trafgen (netsniff-ng, the anchor) and a plain Python
+# raw-socket loop, side by side in one run, on a discard sink. Prints
+# figures, asserts nothing.
+#   make -C tools/flexl4 bench     (root; BENCH_SECS=2 per run, BENCH_ROUNDS=3)
 #
-# Two receiving setups, the same packets for every sender:
-#   delivered  to 192.0.2.2, the peer's own address: the peer's IP stack
-#              takes each packet (unknown protocol: dropped, ICMP limited)
-#   l2-drop    to 192.0.2.3, whose static neighbour entry is a MAC the peer
-#              does not own: the peer drops it right after the veth (other
-#              host), so mostly the sender's own cost is measured
+# Sink: a dummy device if the kernel has one, else an ifb device with a
+# noqueue root (ifb frees every frame it transmits: rx_packets ==
+# rx_dropped == frames sent), in a namespace of its own. Every sender
+# sends the same bytes: IPv4 protocol 146, 28-byte header (sport 32768,
+# dport 4000..4015 in turn), no payload, to 198.18.0.2 (a permanent
+# neighbour entry, so no ARP). Rate = the sink's own packet counter delta
+# / the sender's wall time. Runs are interleaved: each round runs every
+# sender once, the order rotated by one each round; the table gives the
+# per-run figures and their median, and the median CPU time (user +
+# system, from bash's time) per packet: on a busy machine the rates follow
+# the CPU share a sender gets, the CPU time per packet much less so.
 
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
-SECS=${BENCH_SECS:-2.5}
-NSA=flexl4-bench-a-$$
-NSB=flexl4-bench-b-$$
+SECS=${BENCH_SECS:-2}
+ROUNDS=${BENCH_ROUNDS:-3}
+NS=flexl4-bench-$$
 T=$(mktemp -d /tmp/flexl4-bench.XXXXXX)
+DMAC=02:00:00:00:00:02
 
 cleanup()
 {
-	ip netns del "$NSA" 2>/dev/null
-	ip netns del "$NSB" 2>/dev/null
+	ip netns del "$NS" 2>/dev/null
 	rm -rf "$T"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
-ip netns add "$NSA" && ip netns add "$NSB" &&
-ip link add va netns "$NSA" type veth peer name vb netns "$NSB" &&
-ip -n "$NSA" addr add 192.0.2.1/24 dev va &&
-ip -n "$NSB" addr add 192.0.2.2/24 dev vb &&
-ip -n "$NSA" link set va up && ip -n "$NSB" link set vb up || {
-	echo "bench: cannot set up namespaces (root needed)" >&2
+if ! command -v trafgen >/dev/null; then
+	echo "bench: installing netsniff-ng for trafgen (the anchor)"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+		--no-install-recommends netsniff-ng >/dev/null 2>&1 ||
+		echo "bench: could not install netsniff-ng: no trafgen row" >&2
+fi
+
+ip netns add "$NS" && ip -n "$NS" link set lo up || {
+	echo "bench: cannot create a namespace (root needed)" >&2
 	exit 1
 }
-MACB=$(ip netns exec "$NSB" cat /sys/class/net/vb/address)
-ip -n "$NSA" neigh replace 192.0.2.2 lladdr "$MACB" dev va nud permanent
-ip -n "$NSA" neigh replace 192.0.2.3 lladdr 02:00:00:00:00:03 dev va nud permanent
+if ip -n "$NS" link add sink type dummy 2>/dev/null; then
+	SINK="dummy (no queue)" CTR=tx_packets
+elif ip -n "$NS" link add sink type ifb 2>/dev/null &&
+     ip netns exec "$NS" tc qdisc replace dev sink root noqueue; then
+	SINK="ifb with a noqueue root (no dummy device here)" CTR=rx_packets
+else
+	echo "bench: neither a dummy nor an ifb device can be created" >&2
+	exit 1
+fi
+ip -n "$NS" link set sink up &&
+ip -n "$NS" addr add 198.18.0.1/24 dev sink &&
+ip -n "$NS" neigh replace 198.18.0.2 lladdr $DMAC dev sink nud permanent || exit 1
+SMAC=$(ip netns exec "$NS" cat /sys/class/net/sink/address)
 
-echo "flexl4 bench: $SECS s per run, $(nproc) CPUs, kernel $(uname -r)"
+# trafgen's configuration: the same 16 frames, IPv4 checksum precomputed.
+awk -v smac="$SMAC" -v dmac="$DMAC" 'BEGIN {
+	split(dmac ":" smac, m, ":")
+	split("69 0 0 48 0 0 64 0 64 146 0 0 198 18 0 1 198 18 0 2", ip, " ")
+	s = 0
+	for (k = 1; k <= 20; k += 2) s += ip[k] * 256 + ip[k + 1]
+	while (s > 65535) s = s % 65536 + int(s / 65536)
+	s = 65535 - s
+	ip[11] = int(s / 256); ip[12] = s % 256
+	for (d = 4000; d < 4016; d++) {
+		line = "{"
+		for (k = 1; k <= 12; k++) line = line sprintf(" 0x%s,", m[k])
+		line = line " 0x08, 0x00,"
+		for (k = 1; k <= 20; k++) line = line sprintf(" %d,", ip[k])
+		line = line sprintf(" 0x80, 0x00, %d, %d", int(d / 256), d % 256)
+		for (k = 0; k < 24; k++) line = line ", 0"
+		print line " }"
+	}
+}' >"$T/trafgen.cfg"
+
+L4="$HERE/l4send -p 146 -H 28 -S 32768 -D 4000 -K 16 -d 198.18.0.2 -s 198.18.0.1 -t $SECS"
+PK="-i sink -M $DMAC"
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=$(command -v python3)
+# name|command, one sender per line
+{
+	[ -n "$PY" ] && echo "python3 socket.sendto loop|$PY $HERE/bench/pysend.py 198.18.0.2 146 $SECS"
+	command -v trafgen >/dev/null &&
+		echo "trafgen -P 1 (TX ring, qdisc bypass)|timeout -s INT $SECS trafgen -i $T/trafgen.cfg -o sink -P 1 --no-sock-mem -Q -C" &&
+		echo "trafgen -P 2|timeout -s INT $SECS trafgen -i $T/trafgen.cfg -o sink -P 2 --no-sock-mem -Q -C"
+	echo "l4send raw, 1 thread|$L4"
+	echo "l4send raw, 2 threads|$L4 -T 2"
+	echo "l4send packet, 1 thread|$L4 -m packet $PK"
+	echo "l4send packet, 2 threads|$L4 -m packet $PK -T 2"
+	echo "l4send ring, 1 thread|$L4 -m ring $PK"
+	echo "l4send ring, 2 threads|$L4 -m ring $PK -T 2"
+} >"$T/senders"
+N=$(wc -l <"$T/senders")
+
+ctr() { ip netns exec "$NS" cat "/sys/class/net/sink/statistics/$CTR"; }
+
+echo "flexl4 bench: $SECS s per run, $ROUNDS interleaved rounds, $(nproc) CPUs, kernel $(uname -r)"
+echo "sink: $SINK; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "packets: IPv4 proto 146, 28-byte header, no payload, dport 4000..4015"
-printf '%-10s %-34s %12s %8s\n' setup sender packets/s "vs py"
+r=0
+while [ $r -lt "$ROUNDS" ]; do
+	i=0
+	while [ $i -lt "$N" ]; do
+		k=$(((i + r) % N + 1))
+		line=$(sed -n "${k}p" "$T/senders")
+		a=$(ctr)
+		s=$(date +%s%N)
+		# bash's time: user + system CPU seconds of the sender
+		bash -c 'TIMEFORMAT="%3U %3S"; time ip netns exec "$0" sh -c "$1" >/dev/null 2>"$2"' \
+			"$NS" "${line#*|}" "$T/err" 2>"$T/time"
+		e=$(date +%s%N)
+		b=$(ctr)
+		[ -n "$(grep -v 'Terminated\|^$' "$T/err")" ] &&
+			sed "s/^/bench: ${line%%|*}: /" "$T/err" | head -3 >&2
+		cpu=$(awk '{ print $1 + $2 }' "$T/time")
+		echo "$k $(((b - a) * 1000000000 / (e - s))) $(awk -v c="$cpu" -v n=$((b - a)) 'BEGIN { if (n > 0) printf "%.3f", c * 1e6 / n; else print 0 }')" >>"$T/pps"
+		i=$((i + 1))
+	done
+	r=$((r + 1))
+done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-# l4send_pps ARGS...: packets/s of one l4send run.
-l4send_pps()
-{
-	ip netns exec "$NSA" "$HERE/l4send" -p 146 -H 28 -S 32768 -D 4000 \
-		-K 16 -t "$SECS" --json "$@" |
-		sed 's/.*"pps":\([0-9]*\).*/\1/'
-}
-
-row()
-{
-	if [ -n "$4" ] && [ "$4" -gt 0 ]; then
-		ratio=$(awk -v a="$3" -v b="$4" 'BEGIN { printf "%.1fx", a / b }')
-	else
-		ratio=-
-	fi
-	printf '%-10s %-34s %12s %8s\n' "$1" "$2" "$3" "$ratio"
-}
-
-for setup in delivered l2-drop; do
-	dst=192.0.2.2
-	[ $setup = l2-drop ] && dst=192.0.2.3
-	py=
-	if command -v python3 >/dev/null; then
-		py=$(ip netns exec "$NSA" python3 "$HERE/bench/pysend.py" \
-			"$dst" 146 "$SECS" | awk '{ print $3 }')
-		row $setup "python3 socket.sendto loop" "$py" "$py"
-	else
-		echo "python3 not installed: no baseline"
-	fi
-	row $setup "l4send raw, 1 thread" "$(l4send_pps -d $dst)" "$py"
-	row $setup "l4send raw, 2 threads" "$(l4send_pps -d $dst -T 2)" "$py"
-	pk="-m packet -i va -s 192.0.2.1 -d $dst"
-	mac=$MACB
-	[ $setup = l2-drop ] && mac=02:00:00:00:00:03
-	row $setup "l4send packet, 1 thread" \
-		"$(l4send_pps $pk -M $mac)" "$py"
-	row $setup "l4send packet, 2 threads" \
-		"$(l4send_pps $pk -M $mac -T 2)" "$py"
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+py=$(awk '$1 == 1 { print $2 }' "$T/pps" | median)
+tg=
+grep -q '^trafgen -P 1' "$T/senders" &&
+	tg=$(awk -v k="$(grep -n '^trafgen -P 1' "$T/senders" | cut -d: -f1)" '$1 == k { print $2 }' "$T/pps" | median)
+printf '%-38s %-22s %10s %7s %7s %9s\n' sender "packets/s per run" median "vs py" "vs tg" "CPU us/pkt"
+k=1
+while [ $k -le "$N" ]; do
+	name=$(sed -n "${k}p" "$T/senders" | cut -d'|' -f1)
+	runs=$(awk -v k=$k '$1 == k { printf "%s%d", sep, $2 / 1000; sep = " " } END { print "" }' "$T/pps")
+	med=$(awk -v k=$k '$1 == k { print $2 }' "$T/pps" | median)
+	us=$(awk -v k=$k '$1 == k { print $3 * 1000 }' "$T/pps" | median)
+	printf '%-38s %-22s %10s %7s %7s %9s\n' "$name" "$runs (k)" "$med" \
+		"$(awk -v a="$med" -v b="$py" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }')" \
+		"$(awk -v a="$med" -v b="${tg:-0}" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }')" \
+		"$(awk -v u="$us" 'BEGIN { printf "%.2f", u / 1000 }')"
+	k=$((k + 1))
 done

@@ -75,6 +75,14 @@ helps()
 	fi
 }
 
+# scapy decodes the captured packets: Debian's python3-scapy (apt-packages).
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+if ! "$PY" -c 'import scapy.layers.inet6' 2>/dev/null; then
+	echo "scapy missing for $PY: install python3-scapy (see apt-packages)" >&2
+	exit 1
+fi
+
 for t in l4send rxq-delta l4steer tests/capture; do
 	if [ ! -x "$HERE/$t" ]; then
 		echo "missing $HERE/$t: run make first" >&2
@@ -365,10 +373,24 @@ FAKE_ETHTOOL_K="$DATA/ethtool-k-fixed" steer buckets eth9 -p 146 -f dport -b 2
 rc=$?
 [ "$rc" -eq 1 ] && grep -q 'eth9 does not support ntuple filters (ntuple-filters: off \[fixed\]); refusing' "$T/err"
 ok "l4steer: refuses 'ntuple-filters: off [fixed]'" $? "exit $rc"
-FAKE_ETHTOOL_K="$DATA/ethtool-k-absent" steer buckets eth9 -p 146 -f dport -b 2 -n
+FAKE_ETHTOOL_K="$DATA/ethtool-k-absent" steer buckets eth9 -p 146 -f dport -b 2
 rc=$?
 [ "$rc" -eq 1 ] && grep -q 'no ntuple-filters in' "$T/err" && [ ! -s "$T/out" ]
-ok "l4steer: refuses a device without ntuple-filters, even in dry-run" $? "exit $rc"
+ok "l4steer: refuses to install on a device without ntuple-filters" $? "exit $rc"
+# A dry run plans for a device that can take the rules (another host).
+FAKE_ETHTOOL_K="$DATA/ethtool-k-absent" steer buckets eth9 -p 146 -f dport -b 2 -4 -n
+rc=$?
+[ "$rc" -eq 0 ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
+	grep -q "eth9 does not support ntuple filters (no ntuple-filters in 'ethtool -k eth9'); dry run: printing the commands" "$T/err" &&
+	[ "$(cat "$T/out")" = "ethtool -K eth9 ntuple on
+ethtool -N eth9 flow-type ip4 l4proto 146 l4data 0x0 m 0xfffffffe action 0
+ethtool -N eth9 flow-type ip4 l4proto 146 l4data 0x1 m 0xfffffffe action 1" ]
+ok "l4steer: dry run without ntuple filters prints the plan and warns" $? "exit $rc: $(cat "$T/out" "$T/err")"
+FAKE_ETHTOOL_K="$DATA/ethtool-k-fixed" steer range eth9 -p 253 -f dport -m 7:1 -6 -n
+rc=$?
+[ "$rc" -eq 0 ] && grep -q 'off \[fixed\]); dry run' "$T/err" &&
+	[ "$(tail -1 "$T/out")" = "ethtool -N eth9 flow-type ip6 l4proto 253 l4data 0x7 m 0xffff0000 action 1" ]
+ok "l4steer: dry run on 'ntuple-filters: off [fixed]' prints the plan" $? "exit $rc: $(cat "$T/out" "$T/err")"
 steer buckets eth8 -p 146 -f dport -b 2 -c 0,1 -n
 rc=$?
 [ "$rc" -eq 1 ] && grep -q 'eth8 is not a PCI device' "$T/err"
@@ -379,10 +401,49 @@ rc=$?
 cp "$DATA/interrupts" "$T/proc/interrupts"
 [ "$rc" -eq 1 ] && grep -q 'no IRQ named mlx5_comp1@pci:0000:08:00.0' "$T/err"
 ok "l4steer: missing queue IRQ refused" $? "exit $rc"
-PATH="$T/nowhere" "$L" buckets eth9 -p 146 -f dport -b 2 -n >"$T/out" 2>"$T/err"
+PATH="$T/nowhere" "$L" buckets eth9 -p 146 -f dport -b 2 >"$T/out" 2>"$T/err"
 rc=$?
 [ "$rc" -eq 1 ] && grep -q 'install the ethtool package' "$T/err"
 ok "l4steer: missing ethtool reported" $? "exit $rc"
+PATH="$T/nowhere" "$L" buckets eth9 -p 146 -f dport -b 2 -n >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 0 ] && grep -q 'install the ethtool package.*dry run' "$T/err" &&
+	[ "$(wc -l <"$T/out")" -eq 5 ]
+ok "l4steer: dry run without ethtool still prints the plan" $? "exit $rc: $(cat "$T/err")"
+
+# -b 1024 in both families is 2048 rules (it used to stop at 1024).
+FAKE_ETHTOOL_K="$DATA/ethtool-k-on" steer buckets eth9 -p 146 -f dport -b 1024 -n
+rc=$?
+[ "$rc" -eq 0 ] && [ "$(grep -c ' flow-type ip4 ' "$T/out")" -eq 1024 ] &&
+	[ "$(grep -c ' flow-type ip6 ' "$T/out")" -eq 1024 ] &&
+	grep -q 'ip6 l4proto 146 l4data 0x3ff m 0xfffffc00 action 1023$' "$T/out"
+ok "l4steer: -b 1024 without -4/-6 gives 1024 rules per family" $? "exit $rc: $(head -2 "$T/err")"
+
+# Adjacent ranges to the same queue are merged first; a single port is P.
+steer_rules()
+{
+	FAKE_ETHTOOL_K="$DATA/ethtool-k-on" steer range eth9 -p 146 -f dport "$@" -4 -n &&
+		awk '{ print $9 "/" $11 ":" $13 }' "$T/out" | tr '\n' ' '
+}
+for c in "-m 1-1:1 -m 2-2:1 -m 3-3:1|0x1/0xffff0000:1 0x2/0xffff0001:1 " \
+	 "-m 8-15:1 -m 0-7:1|0x0/0xffff000f:1 " \
+	 "-m 0-3:2 -m 8-11:2 -m 4-7:2|0x0/0xffff0007:2 0x8/0xffff0003:2 " \
+	 "-m 1-1:1 -m 2-3:2|0x1/0xffff0000:1 0x2/0xffff0001:2 " \
+	 "-m 5000:1|0x1388/0xffff0000:1 " \
+	 "-m 65535:4 -m 0:4 -m 1-65534:4|0x0/0xffffffff:4 "; do
+	got=$(steer_rules ${c%%|*})
+	[ "$got" = "${c#*|}" ]
+	ok "l4steer: range ${c%%|*}: fewest rules after merging" $? "got '$got' $(cat "$T/err")"
+done
+
+# A failing rule: the message quotes the whole command, ethtool included.
+: >"$FAKE_ETHTOOL_LOG"
+rm -f "$FAKE_ETHTOOL_IDS"
+FAKE_ETHTOOL_FAIL=2 steer range eth9 -p 146 -f dport -m 1-3:1 -4
+rc=$?
+[ "$rc" -eq 1 ] &&
+	grep -q "^l4steer: 'ethtool -N eth9 flow-type ip4 l4proto 146 l4data 0x2 m 0xffff0001 action 1' failed; undoing what was installed$" "$T/err"
+ok "l4steer: rollback message quotes the whole failed command" $? "exit $rc: $(cat "$T/err")"
 
 bad "l4steer: no command" "$L"
 bad "l4steer: unknown command" "$L" add eth9
@@ -405,7 +466,8 @@ bad "l4steer: --map with buckets" "$L" buckets eth9 -p 146 -f dport -b 2 -m 1-2:
 bad "l4steer: range without --map" "$L" range eth9 -p 146 -f dport
 bad "l4steer: range with --buckets" "$L" range eth9 -p 146 -f dport -b 2 -m 1-2:1
 bad "l4steer: --map without queue" "$L" range eth9 -p 146 -f dport -m 1000-1999
-bad "l4steer: --map without range" "$L" range eth9 -p 146 -f dport -m 1000:2
+bad "l4steer: --map without port" "$L" range eth9 -p 146 -f dport -m :2
+bad "l4steer: --map single port past 65535" "$L" range eth9 -p 146 -f dport -m 65536:2
 bad "l4steer: --map backwards" "$L" range eth9 -p 146 -f dport -m 2000-1000:2
 bad "l4steer: --map past 65535" "$L" range eth9 -p 146 -f dport -m 1-70000:2
 bad "l4steer: --map bad queue" "$L" range eth9 -p 146 -f dport -m 1-7:q
@@ -437,16 +499,6 @@ setup_ns()
 	ip -n "$NSA" neigh replace 2001:db8::2 lladdr "$MACB" dev va nud permanent
 }
 
-# hexports SPORT DPORT HDR PAYLOAD: the expected L4 bytes as hex.
-l4hex()
-{
-	printf '%04x%04x' "$1" "$2"
-	j=4
-	while [ $j -lt "$3" ]; do printf 00; j=$((j + 1)); done
-	j=0
-	while [ $j -lt "$4" ]; do printf '%02x' $((j % 256)); j=$((j + 1)); done
-}
-
 # capture NAME PROTO COUNT -- L4SEND ARGS: send from A, capture on B.
 capture()
 {
@@ -473,36 +525,17 @@ capture()
 	return 0
 }
 
-# check_packets NAME FAMILY PROTO HDR PAYLOAD "SPORT:DPORT ..." : each
-# captured packet, in order, against the expected header fields and bytes.
+# check_packets NAME FAMILY PROTO HDR PAYLOAD "SPORT:DPORT ..." [OPTS]: the
+# captured packets, decoded by scapy (tests/decode.py), against the expected
+# header fields and bytes; OPTS --any-order, --frame (see decode.py).
 check_packets()
 {
-	cname=$1 fam=$2 cproto=$3 hdr=$4 pay=$5
-	set -- $6
-	err=
-	i=0
-	while read -r pkt; do
-		i=$((i + 1))
-		sp=${1%%:*}
-		dp=${1#*:}
-		shift
-		l4=$(l4hex "$sp" "$dp" "$hdr" "$pay")
-		if [ "$fam" = 4 ]; then
-			want=$(printf '45 %04x %02x c0000201 c0000202' \
-				$((20 + hdr + pay)) "$cproto")
-			got="$(echo "$pkt" | cut -c1-2) $(echo "$pkt" | cut -c5-8) $(echo "$pkt" | cut -c19-20) $(echo "$pkt" | cut -c25-32) $(echo "$pkt" | cut -c33-40)"
-			rest=$(echo "$pkt" | cut -c41-)
-		else
-			want=$(printf '6 %04x %02x 20010db8000000000000000000000001 20010db8000000000000000000000002' \
-				$((hdr + pay)) "$cproto")
-			got="$(echo "$pkt" | cut -c1) $(echo "$pkt" | cut -c9-12) $(echo "$pkt" | cut -c13-14) $(echo "$pkt" | cut -c17-48) $(echo "$pkt" | cut -c49-80)"
-			rest=$(echo "$pkt" | cut -c81-)
-		fi
-		[ "$got" = "$want" ] || err="$err packet $i header '$got' want '$want';"
-		[ "$rest" = "$l4" ] || err="$err packet $i L4 bytes '$rest' want '$l4';"
-	done <"$T/cap"
-	[ $# -eq 0 ] || err="$err $# packets missing;"
-	if [ -z "$err" ]; then pass "$cname"; else fail "$cname" "$err"; fi
+	cname=$1 fam=$2
+	shift 2
+	if [ "$fam" = 4 ]; then a1=192.0.2.1 a2=192.0.2.2; else a1=2001:db8::1 a2=2001:db8::2; fi
+	"$PY" "$HERE/tests/decode.py" "$T/cap" "$fam" "$1" "$2" "$3" "$a1" "$a2" \
+		"$4" ${5:-} >"$T/dec" 2>&1
+	ok "$cname" $? "$(head -c 600 "$T/dec")"
 }
 
 if ! command -v ip >/dev/null; then
@@ -528,38 +561,131 @@ else
 	capture "$name" 253 6 -- -d 2001:db8::2 -s 2001:db8::1 -p 253 -H 8 \
 		-l 5 -S 1000-1001 -D 7,9 -c 6 --json &&
 	check_packets "$name" 6 253 8 5 "1000:7 1000:9 1001:7 1001:9 1000:7 1000:9"
-	grep -Eq '^\{"packets":6,"bytes":318,"seconds":[0-9.]+,"pps":[0-9.]+,"threads":1\}$' "$T/sendout"
+	grep -Eq '^\{"packets":6,"bytes":318,"seconds":[0-9.]+,"pps":[0-9.]+,"threads":1,"dropped":0\}$' "$T/sendout"
 	ok "l4send: --json summary" $? "$(cat "$T/sendout")"
 
 	name="l4send: IPv4 AF_PACKET mode, captured byte for byte"
 	capture "$name" 132 3 -- -m packet -i va -M "$MACB" -d 192.0.2.2 \
 		-s 192.0.2.1 -p 132 -H 12 -l 300 -S 5 -D 6 -c 3 &&
-	check_packets "$name" 4 132 12 300 "5:6 5:6 5:6"
-	cksum_ok=1
-	while read -r pkt; do
-		# The IPv4 header checksum must verify (sum of words = 0xffff).
-		s=0
-		for k in 1 5 9 13 17 21 25 29 33 37; do
-			s=$((s + 0x$(echo "$pkt" | cut -c$k-$((k + 3)))))
-		done
-		s=$(((s & 0xffff) + (s >> 16)))
-		[ $s -eq 65535 ] || cksum_ok=0
-	done <"$T/cap"
-	[ $cksum_ok = 1 ] && [ -s "$T/cap" ]
-	ok "l4send: AF_PACKET mode IPv4 header checksum" $?
+	check_packets "$name" 4 132 12 300 "5:6 5:6 5:6" --frame
 
 	name="l4send: IPv6 AF_PACKET mode, captured byte for byte"
 	capture "$name" 146 4 -- -m packet -i va -M "$MACB" -d 2001:db8::2 \
 		-s 2001:db8::1 -p 146 -H 28 -l 0 -S 32768-32769 -D 4000 -c 4 &&
-	check_packets "$name" 6 146 28 0 "32768:4000 32769:4000 32768:4000 32769:4000"
+	check_packets "$name" 6 146 28 0 "32768:4000 32769:4000 32768:4000 32769:4000" --frame
 
 	name="l4send: 2 threads send the count, all packets well formed"
 	if capture "$name" 146 100 -- -d 192.0.2.2 -p 146 -H 28 -l 4 \
-		-S 1 -D 2 -c 100 -T 2 -b 7; then
-		n=$(grep -c "^45.*0001000200000000000000000000000000000000000000000000000000010203\$" "$T/cap")
-		[ "$n" -eq 100 ] && grep -q '^sent 100 packets' "$T/sendout"
-		ok "$name" $? "$n good packets"
+		-S 1 -D 2-5 -c 100 -T 2 -b 7 &&
+	   grep -q '^sent 100 packets' "$T/sendout"; then
+		check_packets "$name" 4 146 28 4 "$(for i in $(seq 25); do echo 1:2 1:3 1:4 1:5; done)" --any-order
 	fi
+
+	name="l4send: IPv4 TX ring mode, captured byte for byte"
+	capture "$name" 146 9 -- -m ring -i va -M "$MACB" -d 192.0.2.2 \
+		-s 192.0.2.1 -p 146 -H 28 -l 20 -S 7-9 -D 4000 -K 3 -c 9 -b 4 &&
+	check_packets "$name" 4 146 28 20 "7:4000 7:4001 7:4002 8:4000 8:4001 8:4002 9:4000 9:4001 9:4002" --frame
+
+	name="l4send: IPv6 TX ring mode, captured byte for byte"
+	capture "$name" 253 5 -- -m ring -i va -M "$MACB" -d 2001:db8::2 \
+		-s 2001:db8::1 -p 253 -H 8 -l 1000 -S 1 -D 2,3 -c 5 &&
+	check_packets "$name" 6 253 8 1000 "1:2 1:3 1:2 1:3 1:2" --frame
+
+	name="l4send: TX ring mode, 3 threads send the count"
+	if capture "$name" 146 300 -- -m ring -i va -M "$MACB" -d 192.0.2.2 \
+		-s 192.0.2.1 -p 146 -S 1-3 -D 10 -c 300 -T 3 -b 16 -r 20000 -j &&
+	   grep -q '^{"packets":300,' "$T/sendout"; then
+		check_packets "$name" 4 146 28 0 "$(for i in $(seq 100); do echo 1:10 2:10 3:10; done)" --any-order
+	fi
+
+	# B1: -T N -t SEC without -c: every thread sends its share of the
+	# pairs (the unlimited count used to leave all but one thread idle).
+	name="l4send: -T 2 -t without -c, both threads send (all 4 pairs, full rate)"
+	rm -f "$T/ready"
+	ip netns exec "$NSB" "$HERE/tests/capture" vb 146 100000 1500 "$T/ready" \
+		>"$T/cap" 2>"$T/caperr" &
+	CAPPID=$!
+	n=0
+	while [ ! -e "$T/ready" ] && [ $n -lt 100 ]; do sleep 0.02; n=$((n + 1)); done
+	ip netns exec "$NSA" "$S" -d 192.0.2.2 -s 192.0.2.1 -p 146 -S 40000 \
+		-D 5000 -K 4 -T 2 -t 0.5 -r 400 -j >"$T/sendout" 2>"$T/senderr"
+	rc=$?
+	wait "$CAPPID"
+	CAPPID=
+	sent=$(sed -n 's/^{"packets":\([0-9]*\),.*/\1/p' "$T/sendout")
+	if [ $rc -eq 0 ] && [ "${sent:-0}" -ge 150 ] &&
+	   [ "$(wc -l <"$T/cap")" -eq "$sent" ]; then
+		check_packets "$name" 4 146 28 0 "40000:5000 40000:5001 40000:5002 40000:5003" --set
+	else
+		fail "$name" "exit $rc, sent ${sent:-?} (want >= 150 at 400/s for 0.5 s), captured $(wc -l <"$T/cap")"
+	fi
+
+	# A packet larger than the MTU is refused before anything is sent.
+	for m in raw packet ring; do
+		mo="-m $m"
+		[ $m = raw ] || mo="-m $m -i va -M $MACB"
+		for fam in 4 6; do
+			if [ $fam = 4 ]; then ad="-s 192.0.2.1 -d 192.0.2.2" l=1453
+			else ad="-s 2001:db8::1 -d 2001:db8::2" l=1433; fi
+			ip netns exec "$NSA" "$S" $mo $ad -H 28 -l $l -c 3 \
+				>"$T/out" 2>"$T/err"
+			rc=$?
+			[ $rc -eq 1 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
+				grep -q 'packets of 1501 bytes .* exceed .*(1500); nothing sent' "$T/err"
+			ok "l4send: $m mode IPv$fam, 1501-byte packet over MTU 1500 refused before sending" $? \
+				"exit $rc: $(cat "$T/out" "$T/err")"
+		done
+		name="l4send: $m mode, a packet of exactly the MTU is sent"
+		capture "$name" 146 2 -- $mo -s 192.0.2.1 -d 192.0.2.2 -H 28 \
+			-l 1452 -c 2 &&
+		check_packets "$name" 4 146 28 1452 "32768:4000 32768:4000"
+	done
+
+	# B2 and drops: vc's peer vd is down, so the device drops every
+	# frame (ENOBUFS). l4send must neither spin forever nor count them.
+	ip -n "$NSA" link add vc type veth peer name vd &&
+	ip -n "$NSA" link set vc up &&
+	for m in packet ring; do
+		timeout -s INT -k 3 0.4 ip netns exec "$NSA" "$S" -m $m -i vc \
+			-s 192.0.2.1 -d 192.0.2.9 -M 02:00:00:00:00:09 -c 10 \
+			>"$T/out" 2>"$T/err"
+		rc=$?
+		# timeout says 124 when it had to send the signal
+		[ $rc -eq 124 ] && grep -Eq '^sent 0 packets, 0 bytes .* [1-9][0-9]* dropped and resent$' "$T/out"
+		ok "l4send: $m mode, link dropping everything: SIGINT stops it with a summary" $? \
+			"exit $rc: $(cat "$T/out" "$T/err")"
+		timeout -s TERM -k 3 0.4 ip netns exec "$NSA" "$S" -m $m -i vc \
+			-s 192.0.2.1 -d 192.0.2.9 -M 02:00:00:00:00:09 -t 30 -T 2 \
+			>"$T/out" 2>"$T/err"
+		rc=$?
+		[ $rc -eq 124 ] && grep -q '^sent 0 packets' "$T/out"
+		ok "l4send: $m mode, link dropping everything: SIGTERM stops 2 threads" $? \
+			"exit $rc: $(cat "$T/out" "$T/err")"
+		start=$(date +%s%N)
+		timeout -k 3 5 ip netns exec "$NSA" "$S" -m $m -i vc -s 192.0.2.1 \
+			-d 192.0.2.9 -M 02:00:00:00:00:09 -c 10 -j >"$T/out" 2>"$T/err"
+		rc=$?
+		ms=$((($(date +%s%N) - start) / 1000000))
+		[ $rc -eq 1 ] && [ $ms -lt 2500 ] &&
+			grep -q '^{"packets":0,"bytes":0,.*"dropped":[1-9]' "$T/out" &&
+			[ "$(wc -l <"$T/err")" -eq 1 ] &&
+			grep -q 'every packet was dropped for 1 s (No buffer space available on vc' "$T/err"
+		ok "l4send: $m mode, link dropping everything: gives up after 1 s, 0 sent" $? \
+			"exit $rc, $ms ms: $(cat "$T/out" "$T/err")"
+	done
+	# Raw mode: a qdisc that drops everything (pfifo limit 0) answers
+	# NET_XMIT_DROP; through IP_RECVERR l4send sees it and counts nothing.
+	ip -n "$NSA" link add ve type veth peer name vg &&
+	ip -n "$NSA" link set vg up && ip -n "$NSA" link set ve up &&
+	ip -n "$NSA" addr add 198.51.100.1/24 dev ve &&
+	ip -n "$NSA" neigh replace 198.51.100.2 lladdr 02:00:00:00:00:02 dev ve nud permanent &&
+	ip netns exec "$NSA" tc qdisc replace dev ve root pfifo limit 0
+	timeout -k 3 5 ip netns exec "$NSA" "$S" -d 198.51.100.2 -c 10 >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 1 ] && grep -Eq '^sent 0 packets, 0 bytes .* [1-9][0-9]* dropped and resent$' "$T/out" &&
+		grep -q 'every packet was dropped' "$T/err"
+	ok "l4send: raw mode, packets the qdisc dropped are not reported as sent" $? \
+		"exit $rc: $(cat "$T/out" "$T/err")"
 
 	start=$(date +%s%N)
 	ip netns exec "$NSA" "$S" -d 192.0.2.2 -r 200 -c 40 >"$T/out" 2>&1
@@ -625,6 +751,13 @@ else
 		[ $rc -eq 1 ] && [ ! -s "$T/out" ] && [ ! -e "$T/va.state" ] &&
 			grep -q 'va does not support ntuple filters (ntuple-filters: off \[fixed\]); refusing' "$T/err"
 		ok "l4steer: refuses veth (real ethtool: ntuple-filters off [fixed])" $? "exit $rc: $(cat "$T/err")"
+		ip netns exec "$NSA" "$L" buckets va -p 146 -f dport -b 4 -n \
+			-s "$T/va.state" >"$T/out" 2>"$T/err"
+		rc=$?
+		[ $rc -eq 0 ] && [ ! -e "$T/va.state" ] &&
+			[ "$(grep -c '^ethtool -N va flow-type ip[46] l4proto 146 ' "$T/out")" -eq 8 ] &&
+			grep -q 'va does not support ntuple filters (ntuple-filters: off \[fixed\]); dry run' "$T/err"
+		ok "l4steer: dry run on veth (real ethtool) prints the plan" $? "exit $rc: $(cat "$T/err")"
 	else
 		skip "l4steer: refusal on veth" "ethtool not installed (see apt-packages)"
 	fi
