@@ -17,8 +17,10 @@
  * the function of the same device that holds the protocol's node.
  */
 
+#include <linux/debugfs.h>
 #include <linux/mlx5/driver.h>
 #include <linux/mlx5/vport.h>
+#include <linux/seq_file.h>
 #include <kunit/static_stub.h>
 #include <kunit/visibility.h>
 #include "mlx5_core.h"
@@ -360,4 +362,42 @@ void mlx5_parse_graph_node_put(struct mlx5_parse_graph_node *node)
 u8 mlx5_parse_graph_node_sample_id(const struct mlx5_parse_graph_node *node)
 {
 	return node->sample_id;
+}
+
+/* debugfs "parse_graph": what the device offers, and the function's nodes */
+VISIBLE_IF_KUNIT int mlx5_pg_debugfs_show(struct seq_file *file, void *priv)
+{
+	struct mlx5_core_dev *mdev = file->private;
+	struct mlx5_parse_graph_node *node;
+
+	seq_printf(file, "object: %s\n",
+		   str_yes_no(MLX5_CAP_GEN_64(mdev, general_obj_types) &
+			      MLX5_GENERAL_OBJ_TYPES_CAP_FLEX_PARSE_GRAPH));
+	seq_printf(file, "node_in: 0x%x\nheader_length_mode: 0x%x\nsample_offset_mode: 0x%x\n",
+		   MLX5_CAP_PARSE_GRAPH_NODE(mdev, node_in),
+		   MLX5_CAP_PARSE_GRAPH_NODE(mdev, header_length_mode),
+		   MLX5_CAP_PARSE_GRAPH_NODE(mdev, sample_offset_mode));
+	seq_printf(file, "max_num_arc_in: %u\nmax_num_sample: %u\nmax_base_header_length: %u\n",
+		   MLX5_CAP_PARSE_GRAPH_NODE(mdev, max_num_arc_in),
+		   MLX5_CAP_PARSE_GRAPH_NODE(mdev, max_num_sample),
+		   MLX5_CAP_PARSE_GRAPH_NODE(mdev, max_base_header_length));
+	seq_printf(file, "prog_sample_fields: %u\n",
+		   MLX5_CAP_GEN_2(mdev, max_num_prog_sample_field));
+	seq_puts(file, "protocol object sample refs\n");
+	mutex_lock(&mlx5_pg_lock);
+	list_for_each_entry(node, &mlx5_pg_nodes, list)
+		if (node->mdev == mdev)
+			seq_printf(file, "%u 0x%x %u %u\n", node->ip_proto, node->obj_id,
+				   node->sample_id, node->refcount);
+	mutex_unlock(&mlx5_pg_lock);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_pg_debugfs_show);
+DEFINE_SHOW_ATTRIBUTE(mlx5_pg_debugfs);
+
+/* The file goes with the device's debugfs directory */
+void mlx5_parse_graph_debugfs_init(struct mlx5_core_dev *mdev)
+{
+	debugfs_create_file("parse_graph", 0400, mlx5_debugfs_get_dev_root(mdev), mdev,
+			    &mlx5_pg_debugfs_fops);
 }

@@ -7,6 +7,13 @@
 
 struct mlx5_core_dev;
 struct mlx5_parse_graph_node;
+struct seq_file;
+
+#ifdef CONFIG_MLX5_EN_RXNFC
+void mlx5_parse_graph_debugfs_init(struct mlx5_core_dev *mdev);
+#else
+static inline void mlx5_parse_graph_debugfs_init(struct mlx5_core_dev *mdev) {}
+#endif
 
 struct mlx5_parse_graph_node *mlx5_parse_graph_node_get(struct mlx5_core_dev *mdev,
 							u8 ip_proto);
@@ -16,6 +23,7 @@ u8 mlx5_parse_graph_node_sample_id(const struct mlx5_parse_graph_node *node);
 #if IS_ENABLED(CONFIG_KUNIT)
 int mlx5_pg_cmd(struct mlx5_core_dev *mdev, void *in, int in_size, void *out,
 		int out_size);
+int mlx5_pg_debugfs_show(struct seq_file *file, void *priv);
 #endif
 
 #endif /* __MLX5_LIB_PARSE_GRAPH_H__ */

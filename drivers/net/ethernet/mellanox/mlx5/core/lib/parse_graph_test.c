@@ -21,6 +21,7 @@
 #include <kunit/device.h>
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
+#include <linux/seq_file.h>
 #include <linux/mlx5/driver.h>
 #include "mlx5_core.h"
 #include "fs_core.h"
@@ -801,6 +802,45 @@ static void lifecycle_health_recovery(struct kunit *test)
 		   DESTROY(0, 0x1100), DESTROY(1, 0x1100));
 }
 
+/* ---- debugfs ---- */
+
+static void expect_debugfs(struct kunit *test, struct mlx5_core_dev *mdev, const char *nodes)
+{
+	static const char caps[] = "object: yes\nnode_in: 0x2c\nheader_length_mode: 0x3\n"
+		"sample_offset_mode: 0x1\nmax_num_arc_in: 8\nmax_num_sample: 8\n"
+		"max_base_header_length: 255\nprog_sample_fields: 8\n"
+		"protocol object sample refs\n";
+	struct seq_file file = { .private = mdev, .size = 1024 };
+
+	file.buf = kunit_kzalloc(test, file.size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, file.buf);
+	KUNIT_EXPECT_EQ(test, mlx5_pg_debugfs_show(&file, NULL), 0);
+	KUNIT_ASSERT_LT(test, file.count, file.size);
+	KUNIT_EXPECT_EQ(test, strncmp(file.buf, caps, strlen(caps)), 0);
+	KUNIT_EXPECT_STREQ(test, file.buf + strlen(caps), nodes);
+}
+
+/* No node, one, several: only the function's own, with their refcounts */
+static void debugfs_nodes(struct kunit *test)
+{
+	struct mlx5_parse_graph_node *a, *b, *c;
+	struct pg_ctx *ctx = test->priv;
+
+	expect_debugfs(test, ctx->mdev[0], "");
+	a = get_ok(ctx, 0, 253);
+	expect_debugfs(test, ctx->mdev[0], "253 0x100 0 1\n");
+	b = get_ok(ctx, 0, 146);
+	get_ok(ctx, 0, 253);
+	c = get_ok(ctx, 1, 132);
+	expect_debugfs(test, ctx->mdev[0], "146 0x101 1 1\n253 0x100 0 2\n");
+	expect_debugfs(test, ctx->mdev[1], "132 0x100 0 1\n");
+	mlx5_parse_graph_node_put(a);
+	mlx5_parse_graph_node_put(a);
+	mlx5_parse_graph_node_put(b);
+	mlx5_parse_graph_node_put(c);
+	expect_debugfs(test, ctx->mdev[0], "");
+}
+
 /* ---- ethtool l4data rules ---- */
 
 /* A rule as ethtool sends it: "l4data V m M" arrives as htonl(V) with the
@@ -1043,6 +1083,7 @@ static struct kunit_case pg_test_cases[] = {
 	KUNIT_CASE(outside_owner),
 	KUNIT_CASE(lifecycle_reload),
 	KUNIT_CASE(lifecycle_health_recovery),
+	KUNIT_CASE(debugfs_nodes),
 	KUNIT_CASE(l4data_match),
 	KUNIT_CASE_PARAM(l4data_refused, refuse_gen_params),
 	KUNIT_CASE(l4data_table_fails),
