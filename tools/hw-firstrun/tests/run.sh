@@ -3,10 +3,11 @@
 # Tests of firstrun against recorded command output: every command it runs on the receiver is
 # tests/fake on PATH (ethtool, devlink, mstconfig, modinfo, pidof, dmesg, ssh; l4steer and
 # rxq-delta snap through TOOLS; rxq-delta diff is the real one). Ends with "N passed, N failed".
+# KEEP=1 keeps the reports (r1.txt ... in the printed /tmp directory).
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 T=$(mktemp -d /tmp/hw-firstrun.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
 PASSED=0 FAILED=0
 pass() { PASSED=$((PASSED + 1)); echo "PASS $1"; }
 fail() { FAILED=$((FAILED + 1)); echo "FAIL $1${2:+: $2}"; }
