@@ -7,7 +7,7 @@
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 T=$(mktemp -d /tmp/hw-firstrun.XXXXXX)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
+trap 'if [ -n "${KEEP:-}" ]; then echo "kept $T"; else rm -rf "$T"; fi' EXIT
 PASSED=0 FAILED=0
 pass() { PASSED=$((PASSED + 1)); echo "PASS $1"; }
 fail() { FAILED=$((FAILED + 1)); echo "FAIL $1${2:+: $2}"; }
