@@ -112,6 +112,12 @@ grep -q '^== buckets eth9 -p 253 -f dport -b 2$' "$T/out" && grep -q '^rule 1023
 	[ -z "$(ls "$T/state" | grep state)" ] &&
 	pass "remove: two lines, no rule and no state left" || fail "remove" "rc $rc: $(cat "$T/out")"
 
+"$S" apply >/dev/null 2>&1
+mv "$T/steer.conf" "$T/steer.conf.away"	# remove works without a (valid) config
+"$S" remove >"$T/out" 2>&1; rc=$?
+[ $rc -eq 0 ] && [ "$(wc -l <"$T/out")" -eq 2 ] && [ ! -s "$FAKE_RULES" ] &&
+	pass "remove without a config: still removes everything" || fail "remove without a config" "rc $rc: $(cat "$T/out")"
+
 echo "dev=eth9 proto=253 field=dport buckets=2" >"$T/steer.conf"
 FAKE_NTUPLE='off [fixed]' "$S" apply >"$T/out" 2>&1; rc=$?
 [ $rc -eq 1 ] && grep -q '^flexl4-steer: eth9: FAILED l4steer buckets .*ntuple' "$T/out" &&
