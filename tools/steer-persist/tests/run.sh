@@ -109,7 +109,7 @@ grep -q '^== buckets eth9 -p 253 -f dport -b 2$' "$T/out" && grep -q '^rule 1023
 
 "$S" remove >"$T/out" 2>&1; rc=$?
 [ $rc -eq 0 ] && [ "$(wc -l <"$T/out")" -eq 2 ] && [ ! -s "$FAKE_RULES" ] &&
-	[ -z "$(ls "$T/state" | grep state)" ] &&
+	[ -z "$(ls "$T/state" | grep "\.state$")" ] &&
 	pass "remove: two lines, no rule and no state left" || fail "remove" "rc $rc: $(cat "$T/out")"
 
 "$S" apply >/dev/null 2>&1
@@ -121,9 +121,14 @@ mv "$T/steer.conf" "$T/steer.conf.away"	# remove works without a (valid) config
 echo "dev=eth9 proto=253 field=dport buckets=2" >"$T/steer.conf"
 FAKE_NTUPLE='off [fixed]' "$S" apply >"$T/out" 2>&1; rc=$?
 [ $rc -eq 1 ] && grep -q '^flexl4-steer: eth9: FAILED l4steer buckets .*ntuple' "$T/out" &&
-	[ "$(wc -l <"$T/out")" -eq 1 ] && [ -z "$(ls "$T/state" | grep state)" ] &&
+	[ "$(wc -l <"$T/out")" -eq 1 ] && [ -z "$(ls "$T/state" | grep "\.state$")" ] &&
 	pass "a refused apply: one FAILED line with l4steer's reason, exit 1, no state" ||
 	fail "a refused apply" "rc $rc: $(cat "$T/out")"
+FAKE_NTUPLE='off [fixed]' FLEXL4_STEER_BACKOFF=600 "$S" apply >"$T/out" 2>&1; rc=$?
+[ $rc -eq 0 ] && [ ! -s "$T/out" ] && pass "the timer's run: a failed set is not retried (nor logged) within the backoff" ||
+	fail "backoff" "rc $rc: $(cat "$T/out")"
+FAKE_NTUPLE='off [fixed]' "$S" apply >"$T/out" 2>&1; rc=$?
+[ $rc -eq 1 ] && grep -q FAILED "$T/out" && pass "a run by hand or by udev retries at once" || fail "no backoff" "rc $rc"
 unset L4STEER_SYS L4STEER_PROC
 
 # --- a veth port that comes and goes (modprobe -r / modprobe), in a network namespace ---------
