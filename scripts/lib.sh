@@ -93,3 +93,27 @@ build_tree_at() {
 	fi
 	grep -E '^[^ ]+:[0-9]+:[0-9]+: warning:' "$o/build.log" >&2 || true
 }
+
+# pristine_tar SRC PATH...: a tar stream of those PATHs that exist in the kernel source SRC, from its
+# tag 'base' when SRC is a git tree with one (the cached trees), else from its files.
+pristine_tar() {
+	local src=$1 p
+	shift
+	if [ -e "$src/.git" ] && git -C "$src" rev-parse -q --verify base >/dev/null; then
+		git -C "$src" archive base -- $(for p in "$@"; do
+			git -C "$src" cat-file -e "base:$p" 2>/dev/null && echo "$p"; done)
+	else
+		(cd "$src" && for p in "$@"; do [ ! -e "$p" ] || echo "$p"; done) | tar -c -C "$src" -T -
+	fi
+}
+
+# Debian's linux-source-LINE versions in the archive (private apt lists), oldest first.
+# Call apt_private first where APT_OPTS is needed after a $(...) of this.
+debian_versions() {
+	[ -n "${APT_OPTS+x}" ] || apt_private
+	apt-cache "${APT_OPTS[@]}" madison "linux-source-$1" 2>/dev/null | awk '/Packages$/ { print $3 }' |
+		sort -uV
+}
+
+# newest_release LINE: the upstream version of the newest linux-source-LINE in the archive.
+newest_release() { debian_versions "$1" | tail -n1 | sed 's/-[^-]*$//'; }

@@ -1,0 +1,197 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Tests of flexl4-steer, as root: config parsing; apply, re-apply and remove on a recorded mlx5 port
+# (sysfs, /proc/interrupts) and on a veth port in a network namespace that comes and goes, with a
+# fake ethtool that keeps a rule table; the units under systemd-analyze verify; make install and
+# uninstall into a scratch root. Ends with "N passed, N failed".
+set -u
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+T=$(mktemp -d /tmp/steer-persist.XXXXXX)
+NS=steerp-$$
+PASSED=0 FAILED=0
+cleanup() { ip netns del "$NS" 2>/dev/null; rm -rf "$T"; }
+trap cleanup EXIT
+pass() { PASSED=$((PASSED + 1)); echo "PASS $1"; }
+fail() { FAILED=$((FAILED + 1)); echo "FAIL $1${2:+: $2}"; }
+# expect NAME COMMAND-OUTPUT-FILE EXPECTED: the file's lines equal EXPECTED
+expect() {
+	if [ "$(cat "$2")" = "$3" ]; then pass "$1"
+	else fail "$1" "got:
+$(cat "$2")
+want:
+$3"; fi
+}
+
+export FLEXL4_STEER_CONF=$T/steer.conf FLEXL4_STEER_STATE=$T/state
+export L4STEER=$HERE/../flexl4/l4steer ETHTOOL=$HERE/tests/fake-ethtool
+export FAKE_LOG=$T/ethtool.log FAKE_RULES=$T/rules L4STEER_STATE_DIR=$T/l4steer
+S=$HERE/flexl4-steer
+: >"$FAKE_RULES"
+
+# --- config parsing ---------------------------------------------------------------------------
+cat >"$T/steer.conf" <<'CONF'
+# comment
+dev=eth9 proto=253 field=dport buckets=4 cpus=0-3   # trailing comment
+
+dev=eth9 proto=132 field=sport ranges=1000-1999:2,2000-2999:3 family=4
+CONF
+"$S" check >"$T/out" 2>&1
+expect "check: each line becomes its l4steer command" "$T/out" \
+"l4steer buckets eth9 -p 253 -f dport -b 4 -c 0-3
+l4steer range eth9 -p 132 -f sport -m 1000-1999:2 -m 2000-2999:3 -4"
+refused() {	# NAME LINE PATTERN: a config of LINE is refused with one line naming line 2
+	printf '# x\n%s\n' "$2" >"$T/bad.conf"
+	FLEXL4_STEER_CONF=$T/bad.conf "$S" check >"$T/out" 2>"$T/err"
+	rc=$?
+	if [ $rc -eq 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
+	   grep -q "bad.conf:2: .*$3" "$T/err"; then pass "config refused: $1"
+	else fail "config refused: $1" "rc $rc: $(cat "$T/out" "$T/err")"; fi
+}
+refused "unknown word" "dev=eth9 proto=253 field=dport buckets=4 queue=1" "unknown word 'queue=1'"
+refused "no dev" "proto=253 field=dport buckets=4" "missing dev="
+refused "proto 256" "dev=eth9 proto=256 field=dport buckets=4" "proto="
+refused "bad field" "dev=eth9 proto=253 field=port buckets=4" "field="
+refused "buckets and ranges" "dev=eth9 proto=253 field=dport buckets=4 ranges=1-2:1" "either buckets"
+refused "cpus with ranges" "dev=eth9 proto=253 field=dport ranges=1-2:1 cpus=1" "either buckets"
+refused "bad cpu list" "dev=eth9 proto=253 field=dport buckets=4 cpus=0-" "bad list"
+refused "bad ranges" "dev=eth9 proto=253 field=dport ranges=1-2" "bad ranges"
+refused "bad family" "dev=eth9 proto=253 field=dport buckets=2 family=5" "bad family"
+FLEXL4_STEER_CONF=$T/none "$S" apply >/dev/null 2>&1
+[ $? -eq 2 ] && pass "no config: exit 2" || fail "no config: exit 2"
+
+# --- a recorded mlx5 port: eth9 at 0000:08:00.0 ----------------------------------------------
+mkdir -p "$T/sys/class/net/eth9" "$T/proc"
+ln -s ../../../devices/pci0000:00/0000:08:00.0 "$T/sys/class/net/eth9/device"
+cp "$HERE/tests/data/interrupts" "$T/proc/interrupts"
+for irq in $(seq 39 60); do mkdir -p "$T/proc/irq/$irq"; echo 0-1 >"$T/proc/irq/$irq/smp_affinity_list"; done
+export L4STEER_SYS=$T/sys L4STEER_PROC=$T/proc
+affinity() { for i in 40 41 42 43; do cat "$T/proc/irq/$i/smp_affinity_list"; done | paste -sd' '; }
+
+"$S" apply >"$T/out" 2>&1; rc=$?
+expect "apply: one line per rule set" "$T/out" \
+"flexl4-steer: eth9: applied l4steer buckets eth9 -p 253 -f dport -b 4 -c 0-3 (8 rules)
+flexl4-steer: eth9: applied l4steer range eth9 -p 132 -f sport -m 1000-1999:2 -m 2000-2999:3 -4 (15 rules)"
+[ $rc -eq 0 ] && [ "$(wc -l <"$FAKE_RULES")" -eq 23 ] && pass "apply: 23 rules in the device's table" ||
+	fail "apply: 23 rules in the device's table" "rc $rc, $(wc -l <"$FAKE_RULES") rules"
+[ "$(affinity)" = "0 1 2 3" ] && pass "apply: queue k's IRQ on CPU k" || fail "apply: IRQs" "$(affinity)"
+grep -q '^1023 flow-type ip4 l4proto 253 l4data 0x0 m 0xfffffffc action 0$' "$FAKE_RULES" &&
+	pass "apply: the rules are l4steer's" || fail "apply: the rules are l4steer's" "$(head -n2 "$FAKE_RULES")"
+
+cp "$FAKE_RULES" "$T/rules.before"
+: >"$FAKE_LOG"
+"$S" apply >"$T/out" 2>&1; rc=$?
+[ $rc -eq 0 ] && [ ! -s "$T/out" ] && cmp -s "$FAKE_RULES" "$T/rules.before" &&
+	[ -z "$(grep -v '^-n eth9$' "$FAKE_LOG")" ] &&
+	pass "apply again: silent, changes nothing, only reads 'ethtool -n'" ||
+	fail "apply again is not idempotent" "rc $rc: $(cat "$T/out" "$FAKE_LOG")"
+
+: >"$FAKE_RULES"	# a firmware reset: the netdev stays, its rules are gone, IRQs reset
+for i in 40 41 42 43; do echo 0-1 >"$T/proc/irq/$i/smp_affinity_list"; done
+"$S" apply >"$T/out" 2>&1
+expect "after a firmware reset: applied again, one line per set" "$T/out" \
+"flexl4-steer: eth9: applied l4steer buckets eth9 -p 253 -f dport -b 4 -c 0-3 (8 rules, again: its rules had gone (driver reload or firmware reset))
+flexl4-steer: eth9: applied l4steer range eth9 -p 132 -f sport -m 1000-1999:2 -m 2000-2999:3 -4 (15 rules, again: its rules had gone (driver reload or firmware reset))"
+[ "$(wc -l <"$FAKE_RULES")" -eq 23 ] && [ "$(affinity)" = "0 1 2 3" ] &&
+	pass "after a firmware reset: 23 rules and the IRQ pinning back" || fail "after reset" "$(affinity)"
+
+sed -i 's/buckets=4 cpus=0-3/buckets=2/' "$T/steer.conf"	# the operator edits the config
+"$S" apply >"$T/out" 2>&1
+expect "config edited: the old set removed, the new one applied" "$T/out" \
+"flexl4-steer: eth9: removed l4steer buckets eth9 -p 253 -f dport -b 4 -c 0-3 (no longer in $T/steer.conf)
+flexl4-steer: eth9: applied l4steer buckets eth9 -p 253 -f dport -b 2 (4 rules)"
+[ "$(wc -l <"$FAKE_RULES")" -eq 19 ] && [ "$(affinity)" = "0-1 0-1 0-1 0-1" ] &&
+	pass "config edited: 19 rules, IRQ affinities restored" ||
+	fail "config edited" "$(wc -l <"$FAKE_RULES") rules, $(affinity)"
+
+"$S" status >"$T/out" 2>&1
+grep -q '^== buckets eth9 -p 253 -f dport -b 2$' "$T/out" && grep -q '^rule 1023: ' "$T/out" &&
+	pass "status: lists each set and its rules" || fail "status" "$(head -3 "$T/out")"
+
+"$S" remove >"$T/out" 2>&1; rc=$?
+[ $rc -eq 0 ] && [ "$(wc -l <"$T/out")" -eq 2 ] && [ ! -s "$FAKE_RULES" ] &&
+	[ -z "$(ls "$T/state" | grep "\.state$")" ] &&
+	pass "remove: two lines, no rule and no state left" || fail "remove" "rc $rc: $(cat "$T/out")"
+
+"$S" apply >/dev/null 2>&1
+mv "$T/steer.conf" "$T/steer.conf.away"	# remove works without a (valid) config
+"$S" remove >"$T/out" 2>&1; rc=$?
+[ $rc -eq 0 ] && [ "$(wc -l <"$T/out")" -eq 2 ] && [ ! -s "$FAKE_RULES" ] &&
+	pass "remove without a config: still removes everything" || fail "remove without a config" "rc $rc: $(cat "$T/out")"
+
+echo "dev=eth9 proto=253 field=dport buckets=2" >"$T/steer.conf"
+FAKE_NTUPLE='off [fixed]' "$S" apply >"$T/out" 2>&1; rc=$?
+[ $rc -eq 1 ] && grep -q '^flexl4-steer: eth9: FAILED l4steer buckets .*ntuple' "$T/out" &&
+	[ "$(wc -l <"$T/out")" -eq 1 ] && [ -z "$(ls "$T/state" | grep "\.state$")" ] &&
+	pass "a refused apply: one FAILED line with l4steer's reason, exit 1, no state" ||
+	fail "a refused apply" "rc $rc: $(cat "$T/out")"
+FAKE_NTUPLE='off [fixed]' FLEXL4_STEER_BACKOFF=600 "$S" apply >"$T/out" 2>&1; rc=$?
+[ $rc -eq 0 ] && [ ! -s "$T/out" ] && pass "the timer's run: a failed set is not retried (nor logged) within the backoff" ||
+	fail "backoff" "rc $rc: $(cat "$T/out")"
+FAKE_NTUPLE='off [fixed]' "$S" apply >"$T/out" 2>&1; rc=$?
+[ $rc -eq 1 ] && grep -q FAILED "$T/out" && pass "a run by hand or by udev retries at once" || fail "no backoff" "rc $rc"
+unset L4STEER_SYS L4STEER_PROC
+
+# --- a veth port that comes and goes (modprobe -r / modprobe), in a network namespace ---------
+if ip netns add "$NS" 2>/dev/null; then
+	echo "dev=va proto=146 field=dport buckets=4" >"$T/steer.conf"
+	: >"$FAKE_RULES"
+	in_ns() { ip netns exec "$NS" "$@"; }
+	in_ns "$S" apply >"$T/out" 2>&1
+	[ ! -s "$T/out" ] && [ ! -s "$FAKE_RULES" ] && pass "netns: no port yet: nothing to do, silently" ||
+		fail "netns: no port" "$(cat "$T/out")"
+	in_ns ip link add va type veth peer name vb
+	in_ns "$S" apply va >"$T/out" 2>&1	# what flexl4-steer@va.service runs when va appears
+	expect "netns: the port appears: applied" "$T/out" \
+		"flexl4-steer: va: applied l4steer buckets va -p 146 -f dport -b 4 (8 rules)"
+	in_ns ip link del va; : >"$FAKE_RULES"	# the driver goes away, and its rules with it
+	in_ns "$S" remove va >"$T/out" 2>&1	# ExecStop, when systemd sees the port go
+	expect "netns: the port goes: its state is forgotten" "$T/out" \
+		"flexl4-steer: va: forgot l4steer buckets va -p 146 -f dport -b 4, whose rules are gone (asked to)"
+	in_ns ip link add va type veth peer name vb
+	in_ns "$S" apply va >"$T/out" 2>&1
+	expect "netns: the port comes back: applied again" "$T/out" \
+		"flexl4-steer: va: applied l4steer buckets va -p 146 -f dport -b 4 (8 rules)"
+	[ "$(wc -l <"$FAKE_RULES")" -eq 8 ] && pass "netns: 8 rules once more" || fail "netns: rules"
+else
+	fail "netns: cannot create a network namespace (run as root)"
+fi
+
+# --- the units and the udev rule ----------------------------------------------------------------
+U=$T/units
+mkdir -p "$U"
+for u in flexl4-steer@.service flexl4-steer.service flexl4-steer.timer; do
+	sed "s#/usr/local/sbin/flexl4-steer#$S#" "$HERE/$u" >"$U/$u"
+done
+ln -s flexl4-steer@.service "$U/flexl4-steer@eth9.service"
+if (cd "$U" && systemd-analyze verify ./flexl4-steer@eth9.service ./flexl4-steer.service \
+	./flexl4-steer.timer) >"$T/out" 2>&1; then pass "systemd-analyze verify: the three units"
+else fail "systemd-analyze verify" "$(cat "$T/out")"; fi
+sed "s#^ExecStart=$S#ExecStart=$T/missing#" "$U/flexl4-steer.service" >"$U/broken.service"
+(cd "$U" && systemd-analyze verify ./broken.service) >/dev/null 2>&1 &&
+	fail "systemd-analyze verify catches a broken unit" || pass "systemd-analyze verify catches a broken unit"
+grep -q '^ACTION=="add", SUBSYSTEM=="net", DRIVERS=="mlx5_core", .*ENV{SYSTEMD_WANTS}+="flexl4-steer@$name.service"$' \
+	"$HERE/99-flexl4-steer.rules" && pass "udev rule: an added mlx5 port wants flexl4-steer@PORT" ||
+	fail "udev rule"
+
+# --- make install / uninstall into a scratch root --------------------------------------------
+R=$T/root
+make -s -C "$HERE" install DESTDIR="$R" >"$T/out" 2>&1
+n=0
+for f in usr/local/sbin/l4steer usr/local/sbin/flexl4-steer etc/systemd/system/flexl4-steer@.service \
+	 etc/systemd/system/flexl4-steer.timer etc/udev/rules.d/99-flexl4-steer.rules etc/flexl4/steer.conf; do
+	[ -f "$R/$f" ] && n=$((n + 1))
+done
+[ $n -eq 6 ] && pass "make install: the tools, units, udev rule and an example config" ||
+	fail "make install" "$n of 6 files: $(cat "$T/out")"
+FLEXL4_STEER_CONF=$R/etc/flexl4/steer.conf "$R/usr/local/sbin/flexl4-steer" check >"$T/out" 2>&1 &&
+	[ ! -s "$T/out" ] && pass "the example config parses (every line commented out)" || fail "example config" "$(cat "$T/out")"
+echo "dev=eth9 proto=1 field=dport buckets=2" >"$R/etc/flexl4/steer.conf"
+make -s -C "$HERE" install DESTDIR="$R" >/dev/null 2>&1
+make -s -C "$HERE" uninstall DESTDIR="$R" >"$T/out" 2>&1
+[ -z "$(find "$R" -type f ! -path '*/etc/flexl4/steer.conf')" ] &&
+	grep -q 'proto=1' "$R/etc/flexl4/steer.conf" &&
+	pass "make uninstall: removes everything but the operator's config" ||
+	fail "make uninstall" "$(find "$R" -type f)"
+
+echo "steer-persist: $PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]
