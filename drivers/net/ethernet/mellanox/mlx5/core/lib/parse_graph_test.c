@@ -1014,6 +1014,39 @@ static u32 num_rules(struct pg_ctx *ctx)
 	return info.rule_cnt;
 }
 
+/* Validation: the tuples a rule counts (they choose its table), and the
+ * refusals that come before any node
+ */
+static void l4data_validation(struct kunit *test)
+{
+	struct pg_ctx *ctx = test->priv;
+	struct ethtool_rx_flow_spec fs;
+	int ip6;
+
+	for (ip6 = 0; ip6 < 2; ip6++) {
+		fs = l4_rule(ip6, 253, 0xff, 3, 0xfffffff0);
+		KUNIT_EXPECT_EQ(test, validate_flow(ctx->priv, &fs), 3);
+		fs = l4_rule(ip6, IPPROTO_ESP, 0xff, 3, 0);
+		KUNIT_EXPECT_EQ(test, validate_flow(ctx->priv, &fs), 3);
+		fs = l4_rule(ip6, IPPROTO_AH, 0xff, 3, 0);
+		KUNIT_EXPECT_EQ(test, validate_flow(ctx->priv, &fs), 3);
+		fs = l4_rule(ip6, 253, 0xff, 0, 0xffffffff);	/* no l4data */
+		KUNIT_EXPECT_EQ(test, validate_flow(ctx->priv, &fs), 2);
+		fs = l4_rule(ip6, 253, 0xf0, 3, 0);
+		KUNIT_EXPECT_EQ(test, validate_flow(ctx->priv, &fs), -EINVAL);
+		fs = l4_rule(ip6, 0, 0, 3, 0);
+		KUNIT_EXPECT_EQ(test, validate_flow(ctx->priv, &fs), -EINVAL);
+	}
+	no_esp_spi(ctx);
+	for (ip6 = 0; ip6 < 2; ip6++) {
+		fs = l4_rule(ip6, IPPROTO_ESP, 0xff, 3, 0);
+		KUNIT_EXPECT_EQ(test, validate_flow(ctx->priv, &fs), -EOPNOTSUPP);
+		fs = l4_rule(ip6, IPPROTO_ESP, 0xff, 0, 0xffffffff);
+		KUNIT_EXPECT_EQ(test, validate_flow(ctx->priv, &fs), 2);
+	}
+	EXPECT_NO_COMMAND(test, &ctx->fw);
+}
+
 /* A refused rule gets the exact errno and leaves no node and no rule */
 static void l4data_refused(struct kunit *test)
 {
@@ -1085,6 +1118,7 @@ static struct kunit_case pg_test_cases[] = {
 	KUNIT_CASE(lifecycle_health_recovery),
 	KUNIT_CASE(debugfs_nodes),
 	KUNIT_CASE(l4data_match),
+	KUNIT_CASE(l4data_validation),
 	KUNIT_CASE_PARAM(l4data_refused, refuse_gen_params),
 	KUNIT_CASE(l4data_table_fails),
 	{}
