@@ -158,12 +158,13 @@ mlx5_pg_peer_node(struct mlx5_core_dev *mdev, u64 guid, u8 ip_proto)
 	return NULL;
 }
 
-static int mlx5_pg_node_create(struct mlx5_core_dev *mdev, u8 ip_proto, u32 *obj_id)
+/* On failure, *status is the firmware's answer, or 0 if it gave none */
+static int mlx5_pg_node_create(struct mlx5_core_dev *mdev, u8 ip_proto, u32 *obj_id,
+			       u8 *status)
 {
 	u32 out[MLX5_ST_SZ_DW(general_obj_out_cmd_hdr)] = {};
 	u32 in[MLX5_ST_SZ_DW(create_flex_parse_graph_in)] = {};
 	void *hdr, *flex, *sample, *arc;
-	u8 status;
 	int err;
 
 	hdr = MLX5_ADDR_OF(create_flex_parse_graph_in, in, hdr);
@@ -189,11 +190,11 @@ static int mlx5_pg_node_create(struct mlx5_core_dev *mdev, u8 ip_proto, u32 *obj
 	MLX5_SET(parse_graph_arc, arc, compare_condition_value, ip_proto);
 
 	err = mlx5_pg_cmd(mdev, in, sizeof(in), out, sizeof(out));
-	status = MLX5_GET(general_obj_out_cmd_hdr, out, status);
+	*status = err == -EREMOTEIO ? MLX5_GET(general_obj_out_cmd_hdr, out, status) : 0;
 	err = mlx5_cmd_check(mdev, err, in, out);
 	if (err)
-		return status == MLX5_CMD_STAT_NO_RES_ERR ||
-		       status == MLX5_CMD_STAT_LIM_ERR ? -ENOSPC : err;
+		return *status == MLX5_CMD_STAT_NO_RES_ERR ||
+		       *status == MLX5_CMD_STAT_LIM_ERR ? -ENOSPC : err;
 
 	*obj_id = MLX5_GET(general_obj_out_cmd_hdr, out, obj_id);
 	return 0;
@@ -248,6 +249,7 @@ mlx5_pg_node_add(struct mlx5_core_dev *mdev, u64 guid, u8 ip_proto)
 {
 	struct mlx5_parse_graph_node *node, *peer;
 	u32 sample_id;
+	u8 status;
 	int err;
 
 	err = mlx5_pg_supported(mdev, ip_proto);
@@ -258,9 +260,9 @@ mlx5_pg_node_add(struct mlx5_core_dev *mdev, u64 guid, u8 ip_proto)
 	if (!node)
 		return ERR_PTR(-ENOMEM);
 
-	err = mlx5_pg_node_create(mdev, ip_proto, &node->obj_id);
+	err = mlx5_pg_node_create(mdev, ip_proto, &node->obj_id, &status);
 	if (err) {
-		peer = mlx5_pg_peer_node(mdev, guid, ip_proto);
+		peer = status ? mlx5_pg_peer_node(mdev, guid, ip_proto) : NULL;
 		if (peer) {
 			/* Whatever the status: the device's graph has the node */
 			mlx5_core_warn_rl(mdev,
@@ -272,7 +274,7 @@ mlx5_pg_node_add(struct mlx5_core_dev *mdev, u64 guid, u8 ip_proto)
 					  ip_proto);
 		} else {
 			mlx5_core_warn_rl(mdev,
-					  "Firmware refused a parse graph node for IP protocol %u (%d)\n",
+					  "Failed to create a parse graph node for IP protocol %u (%d)\n",
 					  ip_proto, err);
 		}
 		goto err_free;
@@ -395,9 +397,25 @@ VISIBLE_IF_KUNIT int mlx5_pg_debugfs_show(struct seq_file *file, void *priv)
 EXPORT_SYMBOL_IF_KUNIT(mlx5_pg_debugfs_show);
 DEFINE_SHOW_ATTRIBUTE(mlx5_pg_debugfs);
 
-/* The file goes with the device's debugfs directory */
-void mlx5_parse_graph_debugfs_init(struct mlx5_core_dev *mdev)
+void mlx5_parse_graph_init(struct mlx5_core_dev *mdev)
 {
 	debugfs_create_file("parse_graph", 0400, mlx5_debugfs_get_dev_root(mdev), mdev,
 			    &mlx5_pg_debugfs_fops);
+}
+
+/* The netdevs' rules are gone by now: a node left is a leaked reference */
+void mlx5_parse_graph_cleanup(struct mlx5_core_dev *mdev)
+{
+	struct mlx5_parse_graph_node *node, *tmp;
+
+	debugfs_lookup_and_remove("parse_graph", mlx5_debugfs_get_dev_root(mdev));
+	mutex_lock(&mlx5_pg_lock);
+	list_for_each_entry_safe(node, tmp, &mlx5_pg_nodes, list) {
+		if (WARN_ON_ONCE(node->mdev == mdev)) {
+			list_del(&node->list);
+			mlx5_pg_node_destroy(mdev, node->obj_id, node->ip_proto);
+			kfree(node);
+		}
+	}
+	mutex_unlock(&mlx5_pg_lock);
 }

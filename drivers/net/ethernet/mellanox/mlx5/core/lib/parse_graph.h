@@ -10,9 +10,11 @@ struct mlx5_parse_graph_node;
 struct seq_file;
 
 #ifdef CONFIG_MLX5_EN_RXNFC
-void mlx5_parse_graph_debugfs_init(struct mlx5_core_dev *mdev);
+void mlx5_parse_graph_init(struct mlx5_core_dev *mdev);
+void mlx5_parse_graph_cleanup(struct mlx5_core_dev *mdev);
 #else
-static inline void mlx5_parse_graph_debugfs_init(struct mlx5_core_dev *mdev) {}
+static inline void mlx5_parse_graph_init(struct mlx5_core_dev *mdev) {}
+static inline void mlx5_parse_graph_cleanup(struct mlx5_core_dev *mdev) {}
 #endif
 
 struct mlx5_parse_graph_node *mlx5_parse_graph_node_get(struct mlx5_core_dev *mdev,

@@ -755,9 +755,11 @@ static void outside_owner(struct kunit *test)
 
 /* ---- firmware reset, driver reload, health recovery ---- */
 
-/* devlink reload and fw_activate tear the netdevs down first: their rules
- * drop every node while the firmware still runs. After the reset the
- * nodes are created anew, and no id of before it is used.
+/* devlink reload (driver_reinit) tears the netdevs down first: their rules
+ * drop every node while the firmware still runs. After a reset the nodes
+ * are created anew, and no id of before it is used. (fw_activate's sync
+ * reset enters the error state before the unload: that is the health
+ * recovery case below.)
  */
 static void lifecycle_reload(struct kunit *test)
 {
@@ -800,6 +802,23 @@ static void lifecycle_health_recovery(struct kunit *test)
 	mlx5_parse_graph_node_put(n1);
 	EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x1100), CREATE(1), QUERY(1, 0x1100),
 		   DESTROY(0, 0x1100), DESTROY(1, 0x1100));
+}
+
+/* A node leaked past the function's teardown is destroyed there, with a
+ * warning; the other function's node stays
+ */
+static void cleanup_leaked_node(struct kunit *test)
+{
+	struct pg_ctx *ctx = test->priv;
+
+	get_ok(ctx, 0, 253);
+	hold(ctx, get_ok(ctx, 1, 253));
+	ctx->fw.n_log = 0;
+	mlx5_parse_graph_cleanup(ctx->mdev[0]);
+	EXPECT_LOG(test, &ctx->fw, DESTROY(0, 0x100));
+	mlx5_parse_graph_cleanup(ctx->mdev[0]);
+	EXPECT_NO_COMMAND(test, &ctx->fw);
+	KUNIT_EXPECT_NOT_NULL(test, fw_node_on_arc(&ctx->fw, 1, 253));
 }
 
 /* ---- debugfs ---- */
@@ -1116,6 +1135,7 @@ static struct kunit_case pg_test_cases[] = {
 	KUNIT_CASE(outside_owner),
 	KUNIT_CASE(lifecycle_reload),
 	KUNIT_CASE(lifecycle_health_recovery),
+	KUNIT_CASE(cleanup_leaked_node),
 	KUNIT_CASE(debugfs_nodes),
 	KUNIT_CASE(l4data_match),
 	KUNIT_CASE(l4data_validation),
