@@ -29,7 +29,6 @@ target_sha256() {
 die() { echo "error: $*" >&2; exit 1; }
 
 src_dir() { echo "$CACHE/src/$1"; }	# pristine unpacked tree, a git repo at tag 'base'
-tree_dir() { echo "$CACHE/tree/$1"; }	# worktree with the series applied
 obj_dir() { echo "$CACHE/obj/$1${2:+-$2}"; }	# O= build directories
 
 # A private apt configuration for suites this Debian 12 machine does not list.
