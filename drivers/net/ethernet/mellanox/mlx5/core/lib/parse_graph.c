@@ -288,7 +288,8 @@ err_free:
  * @ip_proto: IPv4 protocol / IPv6 next header the node follows the IP node on
  *
  * The first reference creates the node in firmware and reads its sample id.
- * Every refusal prints one rate-limited warning that says why.
+ * Every refusal of a function that has the state prints one rate-limited
+ * warning that says why.
  *
  * Return: the node, or an ERR_PTR: -EOPNOTSUPP for a function without
  * parse graph state, a protocol of the fixed parser or a device without the
