@@ -5,7 +5,7 @@
 #   make -C tools/flexl4 test
 # Creates two network namespaces joined by a veth pair (192.0.2.0/24,
 # 2001:db8::/64) and removes them on exit. Prints one line per check and
-# ends with "N passed, N failed, N skipped"; exits 1 if any failed.
+# ends with "flexl4: N passed, N failed, N skipped"; exits 1 if any failed.
 
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
@@ -854,5 +854,5 @@ else
 	skip "rxq-delta: live netdev qstats snap" "no device here reports netdev queue stats"
 fi
 
-echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
+echo "flexl4: $PASSED passed, $FAILED failed, $SKIPPED skipped"
 [ "$FAILED" -eq 0 ]

@@ -5,7 +5,7 @@
  *	test_rsspick RSSPICK_BINARY DATA_DIR
  *
  * Prints one line per check ("ok", "FAIL" or "skip") and ends with
- * "N passed, N failed, N skipped"; exits non-zero if any check failed.
+ * "rsspick: N passed, N failed, N skipped"; exits non-zero if any check failed.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -1330,6 +1330,6 @@ int main(int argc, char **argv)
 	if (!access(bin, X_OK))
 		test_findings();
 
-	printf("%d passed, %d failed, %d skipped\n", npass, nfail, nskip);
+	printf("rsspick: %d passed, %d failed, %d skipped\n", npass, nfail, nskip);
 	return nfail ? 1 : 0;
 }
