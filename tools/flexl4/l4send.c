@@ -345,10 +345,10 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 		usage_err("missing --dst ADDR");
 	if (!parse_addr(dst, &cfg->dst, &cfg->family))
 		usage_err("bad --dst '%s': not an IPv4 or IPv6 address", dst);
-	if (!cfg->packet_mode && (cfg->proto == 0 || cfg->proto == 255))
-		usage_err("--proto %u needs --mode packet or ring: %s", cfg->proto,
-			  cfg->proto ? "a raw socket of protocol 255 sends packets whose IP header the caller writes" :
-			  "there is no raw socket of protocol 0");
+	if (!cfg->packet_mode && cfg->proto == 0)
+		usage_err("--proto 0 needs --mode packet or ring: there is no raw socket of protocol 0");
+	if (!cfg->packet_mode && cfg->proto == 255)
+		usage_err("--proto 255 needs --mode packet or ring: a raw socket of protocol 255 sends packets whose IP header the caller writes");
 	if (want_family && want_family != cfg->family)
 		usage_err("--dst '%s' is not an IPv%d address", dst,
 			  want_family == AF_INET ? 4 : 6);
