@@ -742,7 +742,8 @@ else
 	# l4send's "dropped" equals the qdisc's drop counter and every packet
 	# counted as sent reaches the peer.
 	ip -n "$NSA" link add vh type veth peer name vi &&
-	ip netns exec "$NSA" sysctl -q -w net.ipv6.conf.vh.disable_ipv6=1 net.ipv6.conf.vi.disable_ipv6=1 &&
+	ip netns exec "$NSA" sh -c 'echo 1 >/proc/sys/net/ipv6/conf/vh/disable_ipv6 &&
+		echo 1 >/proc/sys/net/ipv6/conf/vi/disable_ipv6' &&
 	ip -n "$NSA" link set vi up && ip -n "$NSA" link set vh up &&
 	ip -n "$NSA" addr add 203.0.113.1/24 dev vh &&
 	ip -n "$NSA" neigh replace 203.0.113.2 lladdr 02:00:00:00:00:02 dev vh nud permanent &&
