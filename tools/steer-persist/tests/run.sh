@@ -269,33 +269,51 @@ mkdir -p "$U"
 for u in flexl4-steer@.service flexl4-steer.service flexl4-steer.timer; do
 	sed "s#/usr/local/sbin/flexl4-steer#$S#" "$HERE/$u" >"$U/$u"
 done
-ln -s flexl4-steer@.service "$U/flexl4-steer@eth9.service"
-if (cd "$U" && systemd-analyze verify ./flexl4-steer@eth9.service ./flexl4-steer.service \
-	./flexl4-steer.timer) >"$T/out" 2>&1; then pass "systemd-analyze verify: the three units"
+# the instance systemd makes from a port's sysfs path (udev's bare template); %i.device is that
+# port's device unit. A PCI port's path has ':', which systemd 252's 'systemd-analyze verify'
+# cannot process in an instance ("Couldn't process aliases"; systemd itself takes it, as in
+# systemd-backlight@backlight:acpi_video0.service), so verify runs on a virtual port's instance.
+P9=/sys/devices/pci0000:00/0000:00:02.0/0000:08:00.0/net/eth9
+[ "$(systemd-escape --path --template=flexl4-steer@.service "$P9")" = \
+  'flexl4-steer@sys-devices-pci0000:00-0000:00:02.0-0000:08:00.0-net-eth9.service' ] &&
+	pass "a PCI port's instance is its escaped sysfs path" || fail "PCI port instance"
+I9=$(systemd-escape --path --template=flexl4-steer@.service /sys/devices/virtual/net/eth9)
+ln -s flexl4-steer@.service "$U/$I9"
+if (cd "$U" && systemd-analyze verify "./$I9" ./flexl4-steer.service \
+	./flexl4-steer.timer) >"$T/out" 2>&1; then pass "systemd-analyze verify: the three units ($I9)"
 else fail "systemd-analyze verify" "$(cat "$T/out")"; fi
 sed "s#^ExecStart=$S#ExecStart=$T/missing#" "$U/flexl4-steer.service" >"$U/broken.service"
 (cd "$U" && systemd-analyze verify ./broken.service) >/dev/null 2>&1 &&
 	fail "systemd-analyze verify catches a broken unit" || pass "systemd-analyze verify catches a broken unit"
-grep -q '^ACTION=="add", SUBSYSTEM=="net", DRIVERS=="mlx5_core", PROGRAM="/usr/bin/systemd-escape --template=flexl4-steer@.service $name", TAG+="systemd", ENV{SYSTEMD_WANTS}+="%c"$' \
-	"$HERE/99-flexl4-steer.rules" && pass "udev rule: an added mlx5 port wants flexl4-steer@<escaped name>" ||
+grep -q '^ACTION=="add", SUBSYSTEM=="net", DRIVERS=="mlx5_core", TAG+="systemd", ENV{SYSTEMD_WANTS}+="flexl4-steer@.service"$' \
+	"$HERE/99-flexl4-steer.rules" && pass "udev rule: an added mlx5 port wants flexl4-steer@<its sysfs path>" ||
 	fail "udev rule"
-# A port named with '-' (review F27): the instance udev's PROGRAM makes gives the name back as %I
-# and names the port's device unit as %i.
-inst=$(/usr/bin/systemd-escape --template=flexl4-steer@.service homa-rx)
-i=${inst#flexl4-steer@}; i=${i%.service}
-[ "$inst" = 'flexl4-steer@homa\x2drx.service' ] && [ "$(systemd-escape -u "$i")" = homa-rx ] &&
-	[ "sys-subsystem-net-devices-$i" = "$(systemd-escape --path /sys/subsystem/net/devices/homa-rx)" ] &&
-	pass "a port named homa-rx: %I is homa-rx, %i names its device unit" || fail "homa-rx escaping" "$inst"
-ln -s flexl4-steer@.service "$U/$inst"
-(cd "$U" && systemd-analyze verify "./$inst") >"$T/out" 2>&1 &&
-	pass "systemd-analyze verify: $inst" || fail "systemd-analyze verify $inst" "$(cat "$T/out")"
+grep -q '^BindsTo=%i.device$' "$HERE/flexl4-steer@.service" &&
+	grep -q "^ExecStart=/usr/local/sbin/flexl4-steer apply %f$" "$HERE/flexl4-steer@.service" &&
+	grep -q "^ExecStop=/usr/local/sbin/flexl4-steer remove %f$" "$HERE/flexl4-steer@.service" &&
+	pass "the port's unit: bound to the port's device unit, applies and removes %f" || fail "unit specifiers"
+# A port named with '-' (review F27): the instance escapes it, %f gives the path back
+PH=/sys/devices/virtual/net/homa-rx
+IH=$(systemd-escape --path --template=flexl4-steer@.service "$PH")
+i=${IH#flexl4-steer@}; i=${i%.service}
+[ "$IH" = 'flexl4-steer@sys-devices-virtual-net-homa\x2drx.service' ] &&
+	[ "$(systemd-escape -u --path "$i")" = "$PH" ] &&
+	pass "a port named homa-rx: the instance escapes the '-', %f is its sysfs path" || fail "homa-rx escaping" "$IH"
+ln -s flexl4-steer@.service "$U/$IH"
+(cd "$U" && systemd-analyze verify "./$IH") >"$T/out" 2>&1 &&
+	pass "systemd-analyze verify: $IH" || fail "systemd-analyze verify $IH" "$(cat "$T/out")"
 if ip netns exec "$NS" true 2>/dev/null; then
 	echo "dev=homa-rx proto=146 field=dport buckets=2" >"$T/steer.conf"
 	ip netns exec "$NS" ip link add homa-rx type veth peer name homa-tx
-	ip netns exec "$NS" "$S" apply "$(systemd-escape -u "$i")" >"$T/out" 2>&1
-	expect "netns: a port named homa-rx is applied by its name" "$T/out" \
+	ip netns exec "$NS" "$S" apply "$(systemd-escape -u --path "$i")" >"$T/out" 2>&1
+	expect "netns: 'apply %f' of homa-rx applies the port by its name" "$T/out" \
 		"flexl4-steer: homa-rx: applied l4steer buckets homa-rx -p 146 -f dport -b 2 (4 rules)"
-	ip netns exec "$NS" "$S" remove homa-rx >/dev/null 2>&1
+	ip netns exec "$NS" "$S" remove "$PH" >"$T/out" 2>&1
+	expect "netns: 'remove %f' of homa-rx removes and pauses it" "$T/out" \
+"flexl4-steer: homa-rx: removed l4steer buckets homa-rx -p 146 -f dport -b 2 (asked to)
+flexl4-steer: homa-rx: paused: apply, udev and the timer leave it alone until 'flexl4-steer resume homa-rx' (or apply --force, or a reboot)"
+else
+	fail "netns for the homa-rx port: cannot enter $NS"
 fi
 
 # --- make install / uninstall into a scratch root --------------------------------------------
