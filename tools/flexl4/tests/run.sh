@@ -492,6 +492,13 @@ for t in l4send rxq-delta l4steer; do
 	[ $? -eq 0 ] && [ "$(cat "$T/out")" = "$t $(cat "$HERE/../VERSION") (mlx5-flexl4 tools)" ]
 	ok "$t --version" $? "$(cat "$T/out")"
 done
+IR=$T/root
+make -s -C "$HERE" install DESTDIR="$IR" PREFIX=/usr >"$T/out" 2>&1 &&
+	[ -x "$IR/usr/sbin/l4send" ] && [ -x "$IR/usr/sbin/rxq-delta" ] && [ -x "$IR/usr/sbin/l4steer" ] &&
+	[ "$(find "$IR" -type f | wc -l)" -eq 3 ] &&
+	make -s -C "$HERE" uninstall DESTDIR="$IR" PREFIX=/usr >>"$T/out" 2>&1 &&
+	[ -z "$(find "$IR" -type f)" ]
+ok "make install/uninstall with DESTDIR and PREFIX: the three tools in PREFIX/sbin, then none" $? "$(cat "$T/out")"
 bad "l4send: -p 0 in raw mode refused" "$S" -d 192.0.2.2 -p 0
 bad "l4send: -p 255 in raw mode refused" "$S" -d 192.0.2.2 -p 255
 

@@ -191,5 +191,11 @@ echo 'print(1)' >"$FAKE/k/tools/testing/selftests/drivers/net/hw/ntuple.py"
 "$HERE/firstrun" --version >"$T/out" 2>&1
 [ "$(cat "$T/out")" = "firstrun $(cat "$HERE/../VERSION") (mlx5-flexl4 tools)" ] && pass "--version" || fail "--version" "$(cat "$T/out")"
 
+R=$T/root
+make -s -C "$HERE" install DESTDIR="$R" PREFIX=/usr >"$T/out" 2>&1 &&
+	[ -x "$R/usr/sbin/firstrun" ] && [ -x "$R/usr/sbin/pack-selftest" ] &&
+	make -s -C "$HERE" uninstall DESTDIR="$R" PREFIX=/usr >>"$T/out" 2>&1 && [ -z "$(find "$R" -type f)" ] &&
+	pass "make install/uninstall with DESTDIR and PREFIX" || fail "make install" "$(cat "$T/out")"
+
 echo "hw-firstrun: $PASSED passed, $FAILED failed, 0 skipped"
 [ "$FAILED" -eq 0 ]

@@ -960,6 +960,26 @@ static void test_cli(void)
 	      strstr(r.out, "EXIT STATUS"),
 	      "cli --help: man-page sections, exit 0");
 
+	{
+		char dir[] = "/tmp/rsspick-install.XXXXXX", cmd[512], bin[300];
+		int rc = -1, there = 0;
+
+		if (mkdtemp(dir)) {
+			snprintf(cmd, sizeof(cmd),
+				 "make -s install DESTDIR=%s PREFIX=/usr >/dev/null 2>&1", dir);
+			rc = system(cmd);
+			snprintf(bin, sizeof(bin), "%s/usr/bin/rsspick", dir);
+			there = !access(bin, X_OK);
+			snprintf(cmd, sizeof(cmd),
+				 "make -s uninstall DESTDIR=%s PREFIX=/usr >/dev/null 2>&1 && ! test -e %s && rm -r %s",
+				 dir, bin, dir);
+			rc = rc || system(cmd);
+		}
+		check(rc == 0 && there,
+		      "make install/uninstall with DESTDIR and PREFIX: %s/usr/bin/rsspick, then none",
+		      dir);
+	}
+
 	run_cli(&r, NULL, "--version", NULL);
 	check(r.status == 0 && !strncmp(r.out, "rsspick ", 8) &&
 	      strstr(r.out, " (mlx5-flexl4 tools)\n"),
