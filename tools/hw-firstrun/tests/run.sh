@@ -21,7 +21,7 @@ has() {	# NAME FILE PATTERN...: FILE has a line matching each (grep -E)
 hasnt() { # NAME FILE PATTERN: no line of FILE matches
 	if grep -Eq -- "$3" "$2"; then fail "$1" "$(grep -E -- "$3" "$2" | head -n 3)"; else pass "$1"; fi
 }
-CMDS="ethtool devlink mstconfig modinfo pidof dmesg ssh python3"
+CMDS="ethtool devlink mstconfig modinfo pidof dmesg ssh python3 lsinitramfs"
 mkdir -p "$T/tools"
 for c in l4steer rxq-delta; do ln -s "$HERE/tests/fake" "$T/tools/$c"; done
 export TOOLS=$T/tools SENDER_TOOLS=/root/flexl4 REAL_TOOLS=$HERE/../flexl4
@@ -39,7 +39,8 @@ scenario() {
 		case " $* " in *" $c "*) ;; *) ln -s "$HERE/tests/fake" "$FAKE/bin/$c" ;; esac
 	done
 	cp "$HERE/tests/data/parse_graph" "$FAKE/debug/mlx5/0000:08:00.0/parse_graph"
-	export PATH="$FAKE/bin:$PATH0" FIRSTRUN_DEBUGFS=$FAKE/debug
+	: >"$FAKE/initrd"
+	export PATH="$FAKE/bin:$PATH0" FIRSTRUN_DEBUGFS=$FAKE/debug FIRSTRUN_INITRD=$FAKE/initrd
 }
 firstrun() { "$HERE/firstrun" -i ens1f1np1 -s root@192.0.2.1 -d 192.0.2.2 -r 192.0.2.1 \
 	-t "$HERE/tests/tree" "$@" >"$FAKE/stdout" 2>&1; }
@@ -65,6 +66,8 @@ has "report: debugfs parse_graph captured and judged (review F3)" "$R" \
 	'^== parse graph the driver sees \(debugfs\)' '^object: yes$' '^prog_sample_fields: 8$' \
 	'^ok   parse graph \(debugfs\): object yes, 8 programmable sample fields$' \
 	'^== parse graph with the rules \(debugfs\)'
+has "report: the initramfs carries the series' module (review F1)" "$R" '^== mlx5_core in the initramfs' \
+	'^usr/lib/modules/6.12.118\+deb13-amd64/updates/mlx5_core.ko$' "^ok   initramfs: .*/s1/initrd carries the series' module$"
 has "report: channels and irqbalance" "$R" '^ok   channels: 16 combined' '^ok   irqbalance: not running'
 has "report: the selftest ran ntuple.py of the tree, its TAP kept" "$R" \
 	'^\$ env NETIF=ens1f1np1 LOCAL_V4=192.0.2.2 REMOTE_V4=192.0.2.1 REMOTE_TYPE=ssh REMOTE_ARGS=root@192.0.2.1 python3 .*/hw/ntuple.py' \
@@ -103,19 +106,21 @@ scenario 3 mstconfig	# nothing ready: each prerequisite fails with its fix, and 
 touch "$FAKE/irqbalance" "$FAKE/installed"
 sed 's/^Combined:\t16$/Combined:\t8/' "$HERE/tests/data/ethtool-l" >"$FAKE/ethtool-l"
 echo /lib/modules/6.12.118+deb13-amd64/kernel/drivers/net/ethernet/mellanox/mlx5/core/mlx5_core.ko.xz >"$FAKE/modinfo-filename"
+echo usr/lib/modules/6.12.118+deb13-amd64/kernel/drivers/net/ethernet/mellanox/mlx5/core/mlx5_core.ko.xz >"$FAKE/initramfs"
 rm -r "$FAKE/debug/mlx5"
 firstrun -o "$T/r3.txt" -t "$T/nowhere"; rc=$?
 [ $rc -eq 1 ] && pass "missing prerequisites: exit 1" || fail "missing prerequisites: exit $rc"
 has "missing prerequisites: each FAIL says what to do, missing commands by package (review F24)" "$T/r3.txt" \
 	'^FAIL commands: missing packages: apt-get install mstflint \(the selftest.s ynl needs python3-yaml\)$' \
 	'^FAIL mlx5_core: the distribution.s module .*install the one scripts/dist-build built' \
+	"^FAIL initramfs: .*/s3/initrd carries the distribution's mlx5_core, which loads at boot: update-initramfs -u -k " \
 	'^FAIL firmware in effect: unknown without mstconfig: apt-get install mstflint$' \
 	'^FAIL parse graph: no .*/debug/mlx5: mount -t debugfs none /sys/kernel/debug$' \
 	'^FAIL channels: 8 combined, need 16: ethtool -L ens1f1np1 combined 16' \
 	'^FAIL irqbalance runs .*: systemctl stop irqbalance' \
 	'^FAIL l4steer rules from an earlier run are installed on ens1f1np1: .*/l4steer remove ens1f1np1$' \
 	'^FAIL selftest: no .*/nowhere/tools/testing/selftests/drivers/net/hw/ntuple.py \(-t TREE of the series, or -t a tarball' \
-	'^firstrun: 8 prerequisite'
+	'^firstrun: 9 prerequisite'
 grep -q "l4send -d" "$FAKE/log" && fail "missing prerequisites: traffic was sent" ||
 	pass "missing prerequisites: no selftest, no traffic"
 
@@ -186,7 +191,7 @@ echo 'print(1)' >"$FAKE/k/tools/testing/selftests/drivers/net/hw/ntuple.py"
 [ $rc -eq 2 ] && grep -q '^usage: firstrun -i IFACE' "$T/err" && pass "missing options: usage, exit 2" || fail "usage: exit $rc"
 "$HERE/firstrun" -h >"$T/out" 2>"$T/err"; rc=$?
 [ $rc -eq 0 ] && [ ! -s "$T/err" ] && grep -q '^  -t TREE' "$T/out" && grep -q '^  buckets ' "$T/out" &&
-	grep -q '^FIRSTRUN_DEBUGFS' "$T/out" && pass "-h: options, verdicts and environment, exit 0 (review F23)" ||
+	grep -q 'FIRSTRUN_DEBUGFS' "$T/out" && [ "$(tail -n1 "$T/out")" = '/sys/kernel/debug are; for tests).' ] && pass "-h: options, verdicts and environment, exit 0 (review F23)" ||
 	fail "-h: exit $rc" "$(head -3 "$T/out")"
 "$HERE/firstrun" --version >"$T/out" 2>&1
 [ "$(cat "$T/out")" = "firstrun $(cat "$HERE/../VERSION") (mlx5-flexl4 tools)" ] && pass "--version" || fail "--version" "$(cat "$T/out")"
