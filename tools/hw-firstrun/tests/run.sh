@@ -193,8 +193,11 @@ echo 'print(1)' >"$FAKE/k/tools/testing/selftests/drivers/net/hw/ntuple.py"
 [ $rc -eq 0 ] && [ ! -s "$T/err" ] && grep -q '^  -t TREE' "$T/out" && grep -q '^  buckets ' "$T/out" &&
 	grep -q 'FIRSTRUN_DEBUGFS' "$T/out" && [ "$(tail -n1 "$T/out")" = '/sys/kernel/debug are; for tests).' ] && pass "-h: options, verdicts and environment, exit 0 (review F23)" ||
 	fail "-h: exit $rc" "$(head -3 "$T/out")"
-"$HERE/firstrun" --version >"$T/out" 2>&1
-[ "$(cat "$T/out")" = "firstrun $(cat "$HERE/../VERSION") (mlx5-flexl4 tools)" ] && pass "--version" || fail "--version" "$(cat "$T/out")"
+for t in firstrun pack-selftest; do
+	"$HERE/$t" --version >"$T/out" 2>&1
+	[ "$(cat "$T/out")" = "$t $(cat "$HERE/../VERSION") (mlx5-flexl4 tools)" ] && pass "$t --version" ||
+		fail "$t --version" "$(cat "$T/out")"
+done
 
 R=$T/root
 make -s -C "$HERE" install DESTDIR="$R" PREFIX=/usr >"$T/out" 2>&1 &&
