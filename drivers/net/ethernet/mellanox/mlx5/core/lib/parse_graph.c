@@ -8,18 +8,14 @@
  * match the sample through misc4 with the sample id the firmware assigned.
  * One node serves IPv4 and IPv6 and every netdev of its PCI function.
  *
- * Each function creates, uses and destroys only its own nodes, so that its
- * rules never depend on another function's. Whether the firmware keeps a
- * parse graph per function or per device is not documented: with one per
- * device it may refuse a second node on an arc, or share one node between
- * the handles of several functions. Nodes of all functions are kept in one
- * list with their device (system image GUID), so that a refusal can name
- * the function of the same device that holds the protocol's node.
+ * The nodes, their refcounts and their lock belong to the function, as
+ * geneve's TLV option object does. Whether the firmware keeps a parse graph
+ * per function or per device is not documented; a refusal is reported with
+ * the firmware's own status.
  */
 
 #include <linux/debugfs.h>
 #include <linux/mlx5/driver.h>
-#include <linux/mlx5/vport.h>
 #include <linux/seq_file.h>
 #include <kunit/static_stub.h>
 #include <kunit/visibility.h>
@@ -33,19 +29,20 @@
 /* Sample ids are flex parser register indices; misc4 can match only 0..7 */
 #define MLX5_PG_NUM_SAMPLE_IDS 8
 
+struct mlx5_parse_graph {
+	struct mlx5_core_dev *mdev;
+	struct mutex lock; /* protects nodes and their refcounts */
+	struct list_head nodes;
+};
+
 struct mlx5_parse_graph_node {
 	struct list_head list;
-	struct mlx5_core_dev *mdev;
-	u64 sys_image_guid;
+	struct mlx5_parse_graph *pg;
 	u32 obj_id;
 	u32 refcount;
 	u8 ip_proto;
 	u8 sample_id;
 };
-
-/* Protects the node list and the nodes' refcounts */
-static DEFINE_MUTEX(mlx5_pg_lock);
-static LIST_HEAD(mlx5_pg_nodes);
 
 /* Protocols the fixed parser handles. A node for one of them would replace
  * that handling: with a node on GRE, the inner RSS of all GRE traffic
@@ -101,7 +98,6 @@ VISIBLE_IF_KUNIT int mlx5_pg_cmd(struct mlx5_core_dev *mdev, void *in, int in_si
 
 	return mlx5_cmd_do(mdev, in, in_size, out, out_size);
 }
-EXPORT_SYMBOL_IF_KUNIT(mlx5_pg_cmd);
 
 static int mlx5_pg_supported(struct mlx5_core_dev *mdev, u8 ip_proto)
 {
@@ -143,28 +139,12 @@ static int mlx5_pg_supported(struct mlx5_core_dev *mdev, u8 ip_proto)
 	return 0;
 }
 
-/* The node of @ip_proto that another function of @mdev's device holds */
-static struct mlx5_parse_graph_node *
-mlx5_pg_peer_node(struct mlx5_core_dev *mdev, u64 guid, u8 ip_proto)
-{
-	struct mlx5_parse_graph_node *node;
-
-	if (!guid)
-		return NULL;
-	list_for_each_entry(node, &mlx5_pg_nodes, list)
-		if (node->mdev != mdev && node->sys_image_guid == guid &&
-		    node->ip_proto == ip_proto)
-			return node;
-	return NULL;
-}
-
-/* On failure, *status is the firmware's answer, or 0 if it gave none */
-static int mlx5_pg_node_create(struct mlx5_core_dev *mdev, u8 ip_proto, u32 *obj_id,
-			       u8 *status)
+static int mlx5_pg_node_create(struct mlx5_core_dev *mdev, u8 ip_proto, u32 *obj_id)
 {
 	u32 out[MLX5_ST_SZ_DW(general_obj_out_cmd_hdr)] = {};
 	u32 in[MLX5_ST_SZ_DW(create_flex_parse_graph_in)] = {};
 	void *hdr, *flex, *sample, *arc;
+	u8 status = 0;
 	int err;
 
 	hdr = MLX5_ADDR_OF(create_flex_parse_graph_in, in, hdr);
@@ -190,11 +170,20 @@ static int mlx5_pg_node_create(struct mlx5_core_dev *mdev, u8 ip_proto, u32 *obj
 	MLX5_SET(parse_graph_arc, arc, compare_condition_value, ip_proto);
 
 	err = mlx5_pg_cmd(mdev, in, sizeof(in), out, sizeof(out));
-	*status = err == -EREMOTEIO ? MLX5_GET(general_obj_out_cmd_hdr, out, status) : 0;
+	/* The status is the firmware's answer only if the command reached it */
+	if (err == -EREMOTEIO)
+		status = MLX5_GET(general_obj_out_cmd_hdr, out, status);
 	err = mlx5_cmd_check(mdev, err, in, out);
-	if (err)
-		return *status == MLX5_CMD_STAT_NO_RES_ERR ||
-		       *status == MLX5_CMD_STAT_LIM_ERR ? -ENOSPC : err;
+	if (status == MLX5_CMD_STAT_NO_RES_ERR || status == MLX5_CMD_STAT_LIM_ERR) {
+		mlx5_core_warn_rl(mdev, "No free flex parser for IP protocol %u\n", ip_proto);
+		return -ENOSPC;
+	}
+	if (err) {
+		mlx5_core_warn_rl(mdev,
+				  "Failed to create a parse graph node for IP protocol %u (%d, status 0x%x)\n",
+				  ip_proto, err, status);
+		return err;
+	}
 
 	*obj_id = MLX5_GET(general_obj_out_cmd_hdr, out, obj_id);
 	return 0;
@@ -245,11 +234,11 @@ static void mlx5_pg_node_destroy(struct mlx5_core_dev *mdev, u32 obj_id, u8 ip_p
 }
 
 static struct mlx5_parse_graph_node *
-mlx5_pg_node_add(struct mlx5_core_dev *mdev, u64 guid, u8 ip_proto)
+mlx5_pg_node_add(struct mlx5_parse_graph *pg, u8 ip_proto)
 {
-	struct mlx5_parse_graph_node *node, *peer;
+	struct mlx5_core_dev *mdev = pg->mdev;
+	struct mlx5_parse_graph_node *node;
 	u32 sample_id;
-	u8 status;
 	int err;
 
 	err = mlx5_pg_supported(mdev, ip_proto);
@@ -260,25 +249,9 @@ mlx5_pg_node_add(struct mlx5_core_dev *mdev, u64 guid, u8 ip_proto)
 	if (!node)
 		return ERR_PTR(-ENOMEM);
 
-	err = mlx5_pg_node_create(mdev, ip_proto, &node->obj_id, &status);
-	if (err) {
-		peer = status ? mlx5_pg_peer_node(mdev, guid, ip_proto) : NULL;
-		if (peer) {
-			/* Whatever the status: the device's graph has the node */
-			mlx5_core_warn_rl(mdev,
-					  "Firmware refused a parse graph node for IP protocol %u while %s of this device holds one\n",
-					  ip_proto, dev_name(peer->mdev->device));
-			err = -EBUSY;
-		} else if (err == -ENOSPC) {
-			mlx5_core_warn_rl(mdev, "No free flex parser for IP protocol %u\n",
-					  ip_proto);
-		} else {
-			mlx5_core_warn_rl(mdev,
-					  "Failed to create a parse graph node for IP protocol %u (%d)\n",
-					  ip_proto, err);
-		}
+	err = mlx5_pg_node_create(mdev, ip_proto, &node->obj_id);
+	if (err)
 		goto err_free;
-	}
 
 	err = mlx5_pg_node_query_sample(mdev, node->obj_id, &sample_id);
 	if (err) {
@@ -295,12 +268,11 @@ mlx5_pg_node_add(struct mlx5_core_dev *mdev, u64 guid, u8 ip_proto)
 		goto err_destroy;
 	}
 
-	node->mdev = mdev;
-	node->sys_image_guid = guid;
+	node->pg = pg;
 	node->ip_proto = ip_proto;
 	node->sample_id = sample_id;
 	node->refcount = 1;
-	list_add(&node->list, &mlx5_pg_nodes);
+	list_add(&node->list, &pg->nodes);
 	return node;
 
 err_destroy:
@@ -312,35 +284,45 @@ err_free:
 
 /**
  * mlx5_parse_graph_node_get - Take a reference on a function's node of a protocol
- * @mdev: the PCI function
+ * @pg: the function's parse graph state (mdev->parse_graph)
  * @ip_proto: IPv4 protocol / IPv6 next header the node follows the IP node on
  *
  * The first reference creates the node in firmware and reads its sample id.
- * Every refusal prints one rate-limited warning that says why.
+ * Every refusal of a function that has the state prints one rate-limited
+ * warning that says why.
  *
- * Return: the node, or an ERR_PTR: -EOPNOTSUPP for a protocol of the fixed
- * parser or a device without the capability, -ENOSPC when the firmware has
- * no free flex parser, -EBUSY when another function of the device holds the
- * node, -EPROTO for a node the firmware answers for inconsistently, or the
- * firmware command's error.
+ * Return: the node, or an ERR_PTR: -EOPNOTSUPP for a function without
+ * parse graph state, a protocol of the fixed parser or a device without the
+ * capability, -ENOSPC when the firmware has no free flex parser, -EPROTO for
+ * a node the firmware answers for inconsistently, or the firmware command's
+ * error.
  */
-struct mlx5_parse_graph_node *mlx5_parse_graph_node_get(struct mlx5_core_dev *mdev,
+struct mlx5_parse_graph_node *mlx5_parse_graph_node_get(struct mlx5_parse_graph *pg,
 							u8 ip_proto)
 {
-	u64 guid = mlx5_query_nic_system_image_guid(mdev);
 	struct mlx5_parse_graph_node *node;
 
-	mutex_lock(&mlx5_pg_lock);
-	list_for_each_entry(node, &mlx5_pg_nodes, list) {
-		if (node->mdev == mdev && node->ip_proto == ip_proto) {
+	if (IS_ERR_OR_NULL(pg))
+		return ERR_PTR(-EOPNOTSUPP);
+
+	mutex_lock(&pg->lock);
+	list_for_each_entry(node, &pg->nodes, list) {
+		if (node->ip_proto == ip_proto) {
 			node->refcount++;
 			goto unlock;
 		}
 	}
-	node = mlx5_pg_node_add(mdev, guid, ip_proto);
+	node = mlx5_pg_node_add(pg, ip_proto);
 unlock:
-	mutex_unlock(&mlx5_pg_lock);
+	mutex_unlock(&pg->lock);
 	return node;
+}
+
+static void mlx5_pg_node_free(struct mlx5_parse_graph_node *node)
+{
+	list_del(&node->list);
+	mlx5_pg_node_destroy(node->pg->mdev, node->obj_id, node->ip_proto);
+	kfree(node);
 }
 
 /**
@@ -349,16 +331,16 @@ unlock:
  */
 void mlx5_parse_graph_node_put(struct mlx5_parse_graph_node *node)
 {
+	struct mlx5_parse_graph *pg;
+
 	if (!node)
 		return;
 
-	mutex_lock(&mlx5_pg_lock);
-	if (!--node->refcount) {
-		list_del(&node->list);
-		mlx5_pg_node_destroy(node->mdev, node->obj_id, node->ip_proto);
-		kfree(node);
-	}
-	mutex_unlock(&mlx5_pg_lock);
+	pg = node->pg;
+	mutex_lock(&pg->lock);
+	if (!--node->refcount)
+		mlx5_pg_node_free(node);
+	mutex_unlock(&pg->lock);
 }
 
 u8 mlx5_parse_graph_node_sample_id(const struct mlx5_parse_graph_node *node)
@@ -369,12 +351,17 @@ u8 mlx5_parse_graph_node_sample_id(const struct mlx5_parse_graph_node *node)
 /* debugfs "parse_graph": what the device offers, and the function's nodes */
 VISIBLE_IF_KUNIT int mlx5_pg_debugfs_show(struct seq_file *file, void *priv)
 {
-	struct mlx5_core_dev *mdev = file->private;
+	struct mlx5_parse_graph *pg = file->private;
+	struct mlx5_core_dev *mdev = pg->mdev;
 	struct mlx5_parse_graph_node *node;
 
-	seq_printf(file, "object: %s\n",
-		   str_yes_no(MLX5_CAP_GEN_64(mdev, general_obj_types) &
-			      MLX5_GENERAL_OBJ_TYPES_CAP_FLEX_PARSE_GRAPH));
+	if (!(MLX5_CAP_GEN_64(mdev, general_obj_types) &
+	      MLX5_GENERAL_OBJ_TYPES_CAP_FLEX_PARSE_GRAPH)) {
+		/* The node capability page was not read */
+		seq_puts(file, "object: no\n");
+		return 0;
+	}
+	seq_puts(file, "object: yes\n");
 	seq_printf(file, "node_in: 0x%x\nheader_length_mode: 0x%x\nsample_offset_mode: 0x%x\n",
 		   MLX5_CAP_PARSE_GRAPH_NODE(mdev, node_in),
 		   MLX5_CAP_PARSE_GRAPH_NODE(mdev, header_length_mode),
@@ -386,36 +373,57 @@ VISIBLE_IF_KUNIT int mlx5_pg_debugfs_show(struct seq_file *file, void *priv)
 	seq_printf(file, "prog_sample_fields: %u\n",
 		   MLX5_CAP_GEN_2(mdev, max_num_prog_sample_field));
 	seq_puts(file, "protocol object sample refs\n");
-	mutex_lock(&mlx5_pg_lock);
-	list_for_each_entry(node, &mlx5_pg_nodes, list)
-		if (node->mdev == mdev)
-			seq_printf(file, "%u 0x%x %u %u\n", node->ip_proto, node->obj_id,
-				   node->sample_id, node->refcount);
-	mutex_unlock(&mlx5_pg_lock);
+	mutex_lock(&pg->lock);
+	list_for_each_entry(node, &pg->nodes, list)
+		seq_printf(file, "%u 0x%x %u %u\n", node->ip_proto, node->obj_id,
+			   node->sample_id, node->refcount);
+	mutex_unlock(&pg->lock);
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(mlx5_pg_debugfs_show);
 DEFINE_SHOW_ATTRIBUTE(mlx5_pg_debugfs);
 
-void mlx5_parse_graph_init(struct mlx5_core_dev *mdev)
+/**
+ * mlx5_parse_graph_create - Parse graph state of a function
+ * @mdev: the PCI function
+ *
+ * Only the PF of an Ethernet port gets one, as only PFs may program the
+ * parse graph (DPDK's flex item is likewise PF-only); other functions
+ * refuse l4data rules that need a node.
+ *
+ * Return: the state, NULL for other functions, or ERR_PTR(-ENOMEM).
+ */
+struct mlx5_parse_graph *mlx5_parse_graph_create(struct mlx5_core_dev *mdev)
 {
-	debugfs_create_file("parse_graph", 0400, mlx5_debugfs_get_dev_root(mdev), mdev,
+	struct mlx5_parse_graph *pg;
+
+	if (!mlx5_core_is_pf(mdev) ||
+	    MLX5_CAP_GEN(mdev, port_type) != MLX5_CAP_PORT_TYPE_ETH)
+		return NULL;
+
+	pg = kzalloc_obj(*pg);
+	if (!pg)
+		return ERR_PTR(-ENOMEM);
+
+	pg->mdev = mdev;
+	mutex_init(&pg->lock);
+	INIT_LIST_HEAD(&pg->nodes);
+	debugfs_create_file("parse_graph", 0400, mlx5_debugfs_get_dev_root(mdev), pg,
 			    &mlx5_pg_debugfs_fops);
+	return pg;
 }
 
 /* The netdevs' rules are gone by now: a node left is a leaked reference */
-void mlx5_parse_graph_cleanup(struct mlx5_core_dev *mdev)
+void mlx5_parse_graph_destroy(struct mlx5_parse_graph *pg)
 {
 	struct mlx5_parse_graph_node *node, *tmp;
 
-	debugfs_lookup_and_remove("parse_graph", mlx5_debugfs_get_dev_root(mdev));
-	mutex_lock(&mlx5_pg_lock);
-	list_for_each_entry_safe(node, tmp, &mlx5_pg_nodes, list) {
-		if (WARN_ON_ONCE(node->mdev == mdev)) {
-			list_del(&node->list);
-			mlx5_pg_node_destroy(mdev, node->obj_id, node->ip_proto);
-			kfree(node);
-		}
-	}
-	mutex_unlock(&mlx5_pg_lock);
+	if (IS_ERR_OR_NULL(pg))
+		return;
+
+	debugfs_lookup_and_remove("parse_graph", mlx5_debugfs_get_dev_root(pg->mdev));
+	WARN_ON_ONCE(!list_empty(&pg->nodes));
+	list_for_each_entry_safe(node, tmp, &pg->nodes, list)
+		mlx5_pg_node_free(node);
+	mutex_destroy(&pg->lock);
+	kfree(pg);
 }

@@ -6,18 +6,20 @@
 #include <linux/types.h>
 
 struct mlx5_core_dev;
+struct mlx5_parse_graph;
 struct mlx5_parse_graph_node;
 struct seq_file;
 
 #ifdef CONFIG_MLX5_EN_RXNFC
-void mlx5_parse_graph_init(struct mlx5_core_dev *mdev);
-void mlx5_parse_graph_cleanup(struct mlx5_core_dev *mdev);
+struct mlx5_parse_graph *mlx5_parse_graph_create(struct mlx5_core_dev *mdev);
+void mlx5_parse_graph_destroy(struct mlx5_parse_graph *pg);
 #else
-static inline void mlx5_parse_graph_init(struct mlx5_core_dev *mdev) {}
-static inline void mlx5_parse_graph_cleanup(struct mlx5_core_dev *mdev) {}
+static inline struct mlx5_parse_graph *
+mlx5_parse_graph_create(struct mlx5_core_dev *mdev) { return NULL; }
+static inline void mlx5_parse_graph_destroy(struct mlx5_parse_graph *pg) {}
 #endif
 
-struct mlx5_parse_graph_node *mlx5_parse_graph_node_get(struct mlx5_core_dev *mdev,
+struct mlx5_parse_graph_node *mlx5_parse_graph_node_get(struct mlx5_parse_graph *pg,
 							u8 ip_proto);
 void mlx5_parse_graph_node_put(struct mlx5_parse_graph_node *node);
 u8 mlx5_parse_graph_node_sample_id(const struct mlx5_parse_graph_node *node);

@@ -14,17 +14,17 @@
  * from before it fails the test.
  *
  * The ethtool side is tested as far as en_fs_ethtool.c goes before flow
- * steering: the match it builds, checked with fs_core's own check, and the
- * rules it refuses. Nothing in the command interface or fs_core is replaced.
+ * steering: the match it builds and the rules it refuses. Nothing in the
+ * command interface or fs_core is replaced.
  */
 
 #include <kunit/device.h>
+#include <linux/debugfs.h>
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/seq_file.h>
 #include <linux/mlx5/driver.h>
 #include "mlx5_core.h"
-#include "fs_core.h"
 #include "en.h"
 #include "en/fs_ethtool.h"
 #include "lib/parse_graph.h"
@@ -258,9 +258,13 @@ static int fw_cmd(struct mlx5_core_dev *mdev, void *in, int in_size, void *out,
 			.obj_id = MLX5_GET(general_obj_in_cmd_hdr, in, obj_id),
 		};
 	fw->n_log++;
-	/* What the command interface returns for a device in internal error */
-	if (fw->down)
+	/* What the command interface returns for a device in internal error;
+	 * the output is not the firmware's, whatever it holds
+	 */
+	if (fw->down) {
+		MLX5_SET(general_obj_out_cmd_hdr, out, status, MLX5_CMD_STAT_NO_RES_ERR);
 		return -ENXIO;
+	}
 
 	memset(out, 0, out_size);
 	status = fw_exec(ctx, fn, in, out);
@@ -322,6 +326,7 @@ static void expect_log(struct kunit *test, struct fw_model *fw, const struct fw_
 /* What a BlueField-3 with the programmable parse graph enabled reports */
 static void pg_set_caps(struct mlx5_core_dev *mdev)
 {
+	MLX5_SET(cmd_hca_cap, GEN_CAP(mdev), port_type, MLX5_CAP_PORT_TYPE_ETH);
 	MLX5_SET64(cmd_hca_cap, GEN_CAP(mdev), general_obj_types,
 		   MLX5_GENERAL_OBJ_TYPES_CAP_FLEX_PARSE_GRAPH);
 	MLX5_SET(cmd_hca_cap_2, GEN2_CAP(mdev), max_num_prog_sample_field, 8);
@@ -361,13 +366,16 @@ static int pg_test_init(struct kunit *test)
 		KUNIT_ASSERT_NOT_NULL(test, mdev);
 		mdev->device = kunit_device_register(test, names[fn]);
 		KUNIT_ASSERT_FALSE(test, IS_ERR(mdev->device));
-		mdev->sys_image_guid = 0xb8cef60300a1b2c4;	/* one card */
+		mdev->priv.dbg.dbg_root = debugfs_create_dir(names[fn], NULL);
 		for (i = 0; i < ARRAY_SIZE(pg_cap_types); i++) {
 			mdev->caps.hca[pg_cap_types[i]] =
 				kunit_kzalloc(test, sizeof(struct mlx5_hca_cap), GFP_KERNEL);
 			KUNIT_ASSERT_NOT_NULL(test, mdev->caps.hca[pg_cap_types[i]]);
 		}
 		pg_set_caps(mdev);
+		mdev->parse_graph = mlx5_parse_graph_create(mdev);
+		KUNIT_ASSERT_NOT_NULL(test, mdev->parse_graph);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(mdev->parse_graph));
 		ctx->mdev[fn] = mdev;
 	}
 	kunit_activate_static_stub(test, mlx5_pg_cmd, fw_cmd);
@@ -385,11 +393,15 @@ static int pg_test_init(struct kunit *test)
 	return 0;
 }
 
-/* Whatever a test leaves, the driver holds no object in the end */
+/* Whatever a test leaves, the driver holds no object in the end. A test
+ * that stopped at a failed assertion may leave nodes: the functions' state
+ * goes with the test, so they cannot reach the next one.
+ */
 static void pg_test_exit(struct kunit *test)
 {
 	struct pg_ctx *ctx = test->priv;
 	unsigned int i;
+	int fn;
 
 	mlx5e_ethtool_cleanup_steering(ctx->priv->fs);
 	mlx5e_fs_cleanup(ctx->priv->fs);
@@ -399,6 +411,10 @@ static void pg_test_exit(struct kunit *test)
 		if (ctx->fw.handles[i].live && !ctx->fw.down)
 			KUNIT_EXPECT_EQ_MSG(test, ctx->fw.handles[i].fn, FW_OUTSIDE,
 					    "object 0x%x left", ctx->fw.handles[i].obj_id);
+	for (fn = 0; fn < 2; fn++) {
+		mlx5_parse_graph_destroy(ctx->mdev[fn]->parse_graph);
+		debugfs_remove(ctx->mdev[fn]->priv.dbg.dbg_root);
+	}
 }
 
 static void hold(struct pg_ctx *ctx, struct mlx5_parse_graph_node *node)
@@ -408,7 +424,8 @@ static void hold(struct pg_ctx *ctx, struct mlx5_parse_graph_node *node)
 
 static struct mlx5_parse_graph_node *get_ok(struct pg_ctx *ctx, int fn, u8 proto)
 {
-	struct mlx5_parse_graph_node *node = mlx5_parse_graph_node_get(ctx->mdev[fn], proto);
+	struct mlx5_parse_graph_node *node =
+		mlx5_parse_graph_node_get(ctx->mdev[fn]->parse_graph, proto);
 
 	KUNIT_ASSERT_FALSE(ctx->test, IS_ERR(node));
 	return node;
@@ -416,7 +433,8 @@ static struct mlx5_parse_graph_node *get_ok(struct pg_ctx *ctx, int fn, u8 proto
 
 static int get_err(struct pg_ctx *ctx, int fn, u8 proto)
 {
-	struct mlx5_parse_graph_node *node = mlx5_parse_graph_node_get(ctx->mdev[fn], proto);
+	struct mlx5_parse_graph_node *node =
+		mlx5_parse_graph_node_get(ctx->mdev[fn]->parse_graph, proto);
 
 	if (!IS_ERR(node))
 		mlx5_parse_graph_node_put(node);
@@ -516,24 +534,51 @@ static void node_fixed_parser_protocols(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, n, 256 - ARRAY_SIZE(fixed_protos));
 }
 
+#define PG_CAP_SETTER(fld)						\
+static void set_##fld(struct mlx5_core_dev *mdev, u64 v)		\
+{									\
+	MLX5_SET(parse_graph_node_cap, PG_CAP(mdev), fld, v);		\
+}
+PG_CAP_SETTER(node_in)
+PG_CAP_SETTER(header_length_mode)
+PG_CAP_SETTER(sample_offset_mode)
+PG_CAP_SETTER(max_num_arc_in)
+PG_CAP_SETTER(max_num_sample)
+PG_CAP_SETTER(max_base_header_length)
+
+static void set_prog_sample_fields(struct mlx5_core_dev *mdev, u64 v)
+{
+	MLX5_SET(cmd_hca_cap_2, GEN2_CAP(mdev), max_num_prog_sample_field, v);
+}
+
+static void set_general_obj_types(struct mlx5_core_dev *mdev, u64 v)
+{
+	MLX5_SET64(cmd_hca_cap, GEN_CAP(mdev), general_obj_types, v);
+}
+
+/* Each capability the feature needs, at the least value that offers it
+ * and at the value just short of it
+ */
 struct cap_case {
 	const char *name;
-	int cap;		/* page to change */
-	int word;		/* dword to clear, -1 for the whole page */
-	u32 clear;
+	void (*set)(struct mlx5_core_dev *mdev, u64 v);
+	u64 least, short_of;
 };
 
-/* Dword offsets in the node capability page, from the PRM layout */
 static const struct cap_case cap_cases[] = {
-	{ "object not advertised", MLX5_CAP_GENERAL, 0x400 / 32, 0x4 },
-	{ "page not read at probe", MLX5_CAP_PARSE_GRAPH_NODE, -1, 0 },
-	{ "no input arc from IP", MLX5_CAP_PARSE_GRAPH_NODE, 0, BIT(3) },
-	{ "no fixed length", MLX5_CAP_PARSE_GRAPH_NODE, 2, BIT(16) },
-	{ "no fixed sample offset", MLX5_CAP_PARSE_GRAPH_NODE, 2, BIT(0) },
-	{ "no input arcs", MLX5_CAP_PARSE_GRAPH_NODE, 3, 0xff000000 },
-	{ "no samples per node", MLX5_CAP_PARSE_GRAPH_NODE, 3, 0xff00 },
-	{ "header length below 4", MLX5_CAP_PARSE_GRAPH_NODE, 4, 0x00fc0000 },
-	{ "no programmable sample fields", MLX5_CAP_GENERAL_2, 4, 0x1f000000 },
+	{ "object", set_general_obj_types, MLX5_GENERAL_OBJ_TYPES_CAP_FLEX_PARSE_GRAPH,
+	  ~MLX5_GENERAL_OBJ_TYPES_CAP_FLEX_PARSE_GRAPH },
+	{ "input arc from IP", set_node_in, BIT(MLX5_PARSE_GRAPH_ARC_NODE_IP),
+	  0xff & ~BIT(MLX5_PARSE_GRAPH_ARC_NODE_IP) },
+	{ "fixed length", set_header_length_mode, BIT(MLX5_PARSE_GRAPH_NODE_LEN_FIXED),
+	  0xf & ~BIT(MLX5_PARSE_GRAPH_NODE_LEN_FIXED) },
+	{ "fixed sample offset", set_sample_offset_mode,
+	  BIT(MLX5_PARSE_GRAPH_SAMPLE_OFFSET_FIXED),
+	  0x7 & ~BIT(MLX5_PARSE_GRAPH_SAMPLE_OFFSET_FIXED) },
+	{ "input arcs", set_max_num_arc_in, 1, 0 },
+	{ "samples per node", set_max_num_sample, 1, 0 },
+	{ "header length", set_max_base_header_length, 4, 3 },
+	{ "programmable sample fields", set_prog_sample_fields, 1, 0 },
 };
 
 static void cap_case_desc(const struct cap_case *c, char *desc)
@@ -543,16 +588,28 @@ static void cap_case_desc(const struct cap_case *c, char *desc)
 
 KUNIT_ARRAY_PARAM(cap, cap_cases, cap_case_desc);
 
-static void node_capability_absent(struct kunit *test)
+/* Offered at the least value: a node. Short of it: refused before any
+ * command.
+ */
+static void node_capability_boundary(struct kunit *test)
 {
 	const struct cap_case *c = test->param_value;
 	struct pg_ctx *ctx = test->priv;
-	u32 *page = ctx->mdev[0]->caps.hca[c->cap]->cur;
 
-	if (c->word < 0)
-		memset(page, 0, sizeof(ctx->mdev[0]->caps.hca[c->cap]->cur));
-	else
-		page[c->word] &= ~cpu_to_be32(c->clear);
+	c->set(ctx->mdev[0], c->least);
+	KUNIT_EXPECT_EQ(test, get_err(ctx, 0, 253), 0);
+	EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x100), DESTROY(0, 0x100));
+	c->set(ctx->mdev[0], c->short_of);
+	KUNIT_EXPECT_EQ(test, get_err(ctx, 0, 253), -EOPNOTSUPP);
+	EXPECT_NO_COMMAND(test, &ctx->fw);
+}
+
+/* A failed read of the node capability page at probe leaves it zeroed */
+static void node_capability_page_zero(struct kunit *test)
+{
+	struct pg_ctx *ctx = test->priv;
+
+	memset(PG_CAP(ctx->mdev[0]), 0, sizeof(ctx->mdev[0]->caps.hca[0]->cur));
 	KUNIT_EXPECT_EQ(test, get_err(ctx, 0, 253), -EOPNOTSUPP);
 	EXPECT_NO_COMMAND(test, &ctx->fw);
 }
@@ -682,13 +739,19 @@ static void two_functions_own_graphs(struct kunit *test)
 	EXPECT_LOG(test, &ctx->fw, DESTROY(1, 0x100));
 }
 
-static const u8 second_statuses[] = {
-	MLX5_CMD_STAT_BAD_PARAM_ERR, MLX5_CMD_STAT_BAD_RES_STATE_ERR,
-	MLX5_CMD_STAT_NO_RES_ERR, MLX5_CMD_STAT_INT_ERR,
+static const struct {
+	u8 status;
+	int err;
+} second_refusals[] = {
+	{ MLX5_CMD_STAT_BAD_PARAM_ERR, -EINVAL },
+	{ MLX5_CMD_STAT_BAD_RES_STATE_ERR, -EINVAL },
+	{ MLX5_CMD_STAT_NO_RES_ERR, -ENOSPC },
+	{ MLX5_CMD_STAT_INT_ERR, -EIO },
 };
 
-/* (b) The second function is refused, whatever the status, and the
- * first function's node is not touched
+/* (b) The second function is refused with the errno of the firmware's
+ * status, whoever holds the node, and the first function's node is not
+ * touched
  */
 static void two_functions_second_refused(struct kunit *test)
 {
@@ -699,9 +762,9 @@ static void two_functions_second_refused(struct kunit *test)
 	ctx->fw.scope = FW_REFUSE_SECOND;
 	n0 = get_ok(ctx, 0, 253);
 	ctx->fw.n_log = 0;
-	for (i = 0; i < ARRAY_SIZE(second_statuses); i++) {
-		ctx->fw.second_status = second_statuses[i];
-		KUNIT_EXPECT_EQ(test, get_err(ctx, 1, 253), -EBUSY);
+	for (i = 0; i < ARRAY_SIZE(second_refusals); i++) {
+		ctx->fw.second_status = second_refusals[i].status;
+		KUNIT_EXPECT_EQ(test, get_err(ctx, 1, 253), second_refusals[i].err);
 		EXPECT_LOG(test, &ctx->fw, CREATE(1));
 	}
 	KUNIT_EXPECT_EQ(test, get_err(ctx, 1, 146), 0);
@@ -805,39 +868,48 @@ static void lifecycle_health_recovery(struct kunit *test)
 }
 
 /* A node leaked past the function's teardown is destroyed there, with a
- * warning; the other function's node stays
+ * warning; the other function's node stays. The debugfs file goes with
+ * the state.
  */
 static void cleanup_leaked_node(struct kunit *test)
 {
 	struct pg_ctx *ctx = test->priv;
+	struct dentry *d;
 
 	get_ok(ctx, 0, 253);
+	get_ok(ctx, 0, 146);
 	hold(ctx, get_ok(ctx, 1, 253));
 	ctx->fw.n_log = 0;
-	mlx5_parse_graph_cleanup(ctx->mdev[0]);
-	EXPECT_LOG(test, &ctx->fw, DESTROY(0, 0x100));
-	mlx5_parse_graph_cleanup(ctx->mdev[0]);
-	EXPECT_NO_COMMAND(test, &ctx->fw);
+	if (IS_ENABLED(CONFIG_DEBUG_FS)) {
+		d = debugfs_lookup("parse_graph", ctx->mdev[0]->priv.dbg.dbg_root);
+		KUNIT_EXPECT_NOT_NULL(test, d);
+		dput(d);
+	}
+	mlx5_parse_graph_destroy(ctx->mdev[0]->parse_graph);
+	ctx->mdev[0]->parse_graph = NULL;
+	EXPECT_LOG(test, &ctx->fw, DESTROY(0, 0x101), DESTROY(0, 0x100));
+	KUNIT_EXPECT_NULL(test, debugfs_lookup("parse_graph", ctx->mdev[0]->priv.dbg.dbg_root));
 	KUNIT_EXPECT_NOT_NULL(test, fw_node_on_arc(&ctx->fw, 1, 253));
+	KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), 1);
 }
 
 /* ---- debugfs ---- */
 
-static void expect_debugfs(struct kunit *test, struct mlx5_core_dev *mdev, const char *nodes)
+static void expect_debugfs(struct kunit *test, struct mlx5_core_dev *mdev, const char *want)
 {
-	static const char caps[] = "object: yes\nnode_in: 0x2c\nheader_length_mode: 0x3\n"
-		"sample_offset_mode: 0x1\nmax_num_arc_in: 8\nmax_num_sample: 8\n"
-		"max_base_header_length: 255\nprog_sample_fields: 8\n"
-		"protocol object sample refs\n";
-	struct seq_file file = { .private = mdev, .size = 1024 };
+	struct seq_file file = { .private = mdev->parse_graph, .size = 1024 };
 
 	file.buf = kunit_kzalloc(test, file.size, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, file.buf);
 	KUNIT_EXPECT_EQ(test, mlx5_pg_debugfs_show(&file, NULL), 0);
 	KUNIT_ASSERT_LT(test, file.count, file.size);
-	KUNIT_EXPECT_EQ(test, strncmp(file.buf, caps, strlen(caps)), 0);
-	KUNIT_EXPECT_STREQ(test, file.buf + strlen(caps), nodes);
+	KUNIT_EXPECT_STREQ(test, file.buf, want);
 }
+
+#define PG_CAPS_BF3 "object: yes\nnode_in: 0x2c\nheader_length_mode: 0x3\n"	\
+	"sample_offset_mode: 0x1\nmax_num_arc_in: 8\nmax_num_sample: 8\n"	\
+	"max_base_header_length: 255\nprog_sample_fields: 8\n"		\
+	"protocol object sample refs\n"
 
 /* No node, one, several: only the function's own, with their refcounts */
 static void debugfs_nodes(struct kunit *test)
@@ -845,19 +917,41 @@ static void debugfs_nodes(struct kunit *test)
 	struct mlx5_parse_graph_node *a, *b, *c;
 	struct pg_ctx *ctx = test->priv;
 
-	expect_debugfs(test, ctx->mdev[0], "");
+	expect_debugfs(test, ctx->mdev[0], PG_CAPS_BF3);
 	a = get_ok(ctx, 0, 253);
-	expect_debugfs(test, ctx->mdev[0], "253 0x100 0 1\n");
+	expect_debugfs(test, ctx->mdev[0], PG_CAPS_BF3 "253 0x100 0 1\n");
 	b = get_ok(ctx, 0, 146);
 	get_ok(ctx, 0, 253);
 	c = get_ok(ctx, 1, 132);
-	expect_debugfs(test, ctx->mdev[0], "146 0x101 1 1\n253 0x100 0 2\n");
-	expect_debugfs(test, ctx->mdev[1], "132 0x100 0 1\n");
+	expect_debugfs(test, ctx->mdev[0], PG_CAPS_BF3 "146 0x101 1 1\n253 0x100 0 2\n");
+	expect_debugfs(test, ctx->mdev[1], PG_CAPS_BF3 "132 0x100 0 1\n");
 	mlx5_parse_graph_node_put(a);
 	mlx5_parse_graph_node_put(a);
 	mlx5_parse_graph_node_put(b);
 	mlx5_parse_graph_node_put(c);
-	expect_debugfs(test, ctx->mdev[0], "");
+	expect_debugfs(test, ctx->mdev[0], PG_CAPS_BF3);
+}
+
+/* Each capability line shows the capability it names */
+static void debugfs_caps(struct kunit *test)
+{
+	struct pg_ctx *ctx = test->priv;
+	struct mlx5_core_dev *mdev = ctx->mdev[0];
+
+	set_node_in(mdev, 0x8);
+	set_header_length_mode(mdev, 0x5);
+	set_sample_offset_mode(mdev, 0x7);
+	set_max_num_arc_in(mdev, 3);
+	set_max_num_sample(mdev, 2);
+	set_max_base_header_length(mdev, 44);
+	set_prog_sample_fields(mdev, 6);
+	expect_debugfs(test, mdev, "object: yes\nnode_in: 0x8\nheader_length_mode: 0x5\n"
+		       "sample_offset_mode: 0x7\nmax_num_arc_in: 3\nmax_num_sample: 2\n"
+		       "max_base_header_length: 44\nprog_sample_fields: 6\n"
+		       "protocol object sample refs\n");
+	/* Without the object the page is not read: no capability shown */
+	set_general_obj_types(mdev, ~MLX5_GENERAL_OBJ_TYPES_CAP_FLEX_PARSE_GRAPH);
+	expect_debugfs(test, mdev, "object: no\n");
 }
 
 /* ---- ethtool l4data rules ---- */
@@ -904,23 +998,38 @@ static void ip_match(struct match *e, bool ip6, u8 proto)
 	MLX5_SET(fte_match_set_lyr_2_4, hv, ip_protocol, proto);
 }
 
-/* What en_fs_ethtool.c hands fs_core for @fs: exactly @e, with @enable,
- * and a spec that fs_core's own check accepts
+/* The match of a rule through a node: no fragment, and the sample */
+static void sample_match(struct match *e, bool ip6, u8 proto, u8 sample_id, u32 c, u32 v)
+{
+	void *misc_c = MLX5_ADDR_OF(fte_match_param, e->c, misc_parameters_4);
+	void *misc_v = MLX5_ADDR_OF(fte_match_param, e->v, misc_parameters_4);
+
+	ip_match(e, ip6, proto);
+	MLX5_SET(fte_match_set_lyr_2_4, MLX5_ADDR_OF(fte_match_param, e->c, outer_headers),
+		 frag, 1);
+	MLX5_SET(fte_match_set_misc4, misc_c, prog_sample_field_id_0, sample_id);
+	MLX5_SET(fte_match_set_misc4, misc_v, prog_sample_field_id_0, sample_id);
+	MLX5_SET(fte_match_set_misc4, misc_c, prog_sample_field_value_0, c);
+	MLX5_SET(fte_match_set_misc4, misc_v, prog_sample_field_value_0, v);
+}
+
+/* What en_fs_ethtool.c hands fs_core for @fs: exactly @e, with @enable.
+ * fs_core refuses a value bit outside the criteria.
  */
 static void expect_match(struct kunit *test, struct ethtool_rx_flow_spec fs,
 			 const struct mlx5_parse_graph_node *node, const struct match *e,
 			 u8 enable)
 {
 	struct mlx5_flow_spec *spec = kunit_kzalloc(test, sizeof(*spec), GFP_KERNEL);
+	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, spec);
-	KUNIT_ASSERT_EQ(test, set_flow_attrs(spec->match_criteria, spec->match_value, &fs,
-					     node), 0);
-	spec->match_criteria_enable = criteria_enable(spec->match_criteria);
+	KUNIT_ASSERT_EQ(test, mlx5e_ethtool_set_match(spec, &fs, node), 0);
 	KUNIT_EXPECT_EQ(test, spec->match_criteria_enable, enable);
 	KUNIT_EXPECT_MEMEQ(test, spec->match_criteria, e->c, sizeof(e->c));
 	KUNIT_EXPECT_MEMEQ(test, spec->match_value, e->v, sizeof(e->v));
-	KUNIT_EXPECT_TRUE(test, check_valid_spec(spec));
+	for (i = 0; i < ARRAY_SIZE(e->v); i++)
+		KUNIT_EXPECT_EQ(test, spec->match_value[i] & ~spec->match_criteria[i], 0);
 }
 
 static void l4data_match(struct kunit *test)
@@ -936,14 +1045,18 @@ static void l4data_match(struct kunit *test)
 	hold(ctx, node);
 	for (ip6 = 0; ip6 < 2; ip6++) {
 		/* l4proto 253 l4data 0x12345673 m 0xfffffff0 */
-		ip_match(&e, ip6, 253);
-		c = MLX5_ADDR_OF(fte_match_param, e.c, misc_parameters_4);
-		v = MLX5_ADDR_OF(fte_match_param, e.v, misc_parameters_4);
-		MLX5_SET(fte_match_set_misc4, c, prog_sample_field_id_0, 1);
-		MLX5_SET(fte_match_set_misc4, v, prog_sample_field_id_0, 1);
-		MLX5_SET(fte_match_set_misc4, c, prog_sample_field_value_0, 0xf);
-		MLX5_SET(fte_match_set_misc4, v, prog_sample_field_value_0, 0x3);
+		sample_match(&e, ip6, 253, 1, 0xf, 0x3);
 		expect_match(test, l4_rule(ip6, 253, 0xff, 0x12345673, 0xfffffff0), node, &e,
+			     MLX5_MATCH_OUTER_HEADERS | MLX5_MATCH_MISC_PARAMETERS_4);
+
+		/* Bucket 0: l4data 0 m 0xfffffff0, a value of 0 under a mask */
+		sample_match(&e, ip6, 253, 1, 0xf, 0);
+		expect_match(test, l4_rule(ip6, 253, 0xff, 0, 0xfffffff0), node, &e,
+			     MLX5_MATCH_OUTER_HEADERS | MLX5_MATCH_MISC_PARAMETERS_4);
+
+		/* The whole dword, exact */
+		sample_match(&e, ip6, 253, 1, 0xffffffff, 0x89abcdef);
+		expect_match(test, l4_rule(ip6, 253, 0xff, 0x89abcdef, 0), node, &e,
 			     MLX5_MATCH_OUTER_HEADERS | MLX5_MATCH_MISC_PARAMETERS_4);
 
 		/* TCP, exact: sport 0x1234, dport 0x5678 */
@@ -964,14 +1077,12 @@ static void l4data_match(struct kunit *test)
 		expect_match(test, l4_rule(ip6, IPPROTO_UDP, 0xff, 0xabcd1389, 0xffff000f),
 			     NULL, &e, MLX5_MATCH_OUTER_HEADERS);
 
-		/* ESP: the SPI */
-		ip_match(&e, ip6, IPPROTO_ESP);
-		c = MLX5_ADDR_OF(fte_match_param, e.c, misc_parameters);
-		v = MLX5_ADDR_OF(fte_match_param, e.v, misc_parameters);
-		MLX5_SET(fte_match_set_misc, c, outer_esp_spi, 0xffffff00);
-		MLX5_SET(fte_match_set_misc, v, outer_esp_spi, 0xdeadbe00);
-		expect_match(test, l4_rule(ip6, IPPROTO_ESP, 0xff, 0xdeadbeef, 0xff), NULL, &e,
-			     MLX5_MATCH_OUTER_HEADERS | MLX5_MATCH_MISC_PARAMETERS);
+		/* UDP, sport only */
+		ip_match(&e, ip6, IPPROTO_UDP);
+		MLX5_SET(fte_match_set_lyr_2_4, c, udp_sport, 0xff00);
+		MLX5_SET(fte_match_set_lyr_2_4, v, udp_sport, 0xab00);
+		expect_match(test, l4_rule(ip6, IPPROTO_UDP, 0xff, 0xabcd1389, 0x00ffffff),
+			     NULL, &e, MLX5_MATCH_OUTER_HEADERS);
 	}
 }
 
@@ -983,15 +1094,9 @@ struct refuse_case {
 	bool create;		/* the refusal comes from firmware */
 };
 
-static void no_esp_spi(struct pg_ctx *ctx)
-{
-	MLX5_SET(flow_table_nic_cap, FT_CAP(ctx->mdev[0]),
-		 flow_table_properties_nic_receive.ft_field_support.outer_esp_spi, 0);
-}
-
 static void no_parse_graph(struct pg_ctx *ctx)
 {
-	MLX5_SET64(cmd_hca_cap, GEN_CAP(ctx->mdev[0]), general_obj_types, 0);
+	set_general_obj_types(ctx->mdev[0], 0);
 }
 
 static void create_fails(struct pg_ctx *ctx)
@@ -1000,7 +1105,12 @@ static void create_fails(struct pg_ctx *ctx)
 	ctx->fw.fail_status = MLX5_CMD_STAT_INT_ERR;
 }
 
-static void held_by_other_function(struct pg_ctx *ctx)
+static void no_free_parser(struct pg_ctx *ctx)
+{
+	ctx->fw.node_budget = 0;
+}
+
+static void arc_taken_on_device(struct pg_ctx *ctx)
 {
 	ctx->fw.scope = FW_REFUSE_SECOND;
 	if (!ctx->n_held)
@@ -1012,10 +1122,11 @@ static const struct refuse_case refuse_cases[] = {
 	{ "no l4proto", 0, 0, -EINVAL },
 	{ "partial l4proto mask", 253, 0xf0, -EINVAL },
 	{ "fixed-parser protocol", IPPROTO_GRE, 0xff, -EOPNOTSUPP },
-	{ "ESP without SPI matching", IPPROTO_ESP, 0xff, -EOPNOTSUPP, no_esp_spi },
+	{ "ESP (fixed parser)", IPPROTO_ESP, 0xff, -EOPNOTSUPP },
 	{ "no parse graph", 253, 0xff, -EOPNOTSUPP, no_parse_graph },
 	{ "firmware fails", 253, 0xff, -EIO, create_fails, true },
-	{ "node of another function", 253, 0xff, -EBUSY, held_by_other_function, true },
+	{ "no free parser", 253, 0xff, -ENOSPC, no_free_parser, true },
+	{ "arc taken on the device", 253, 0xff, -EINVAL, arc_taken_on_device, true },
 };
 
 static void refuse_case_desc(const struct refuse_case *c, char *desc)
@@ -1044,24 +1155,15 @@ static void l4data_validation(struct kunit *test)
 
 	for (ip6 = 0; ip6 < 2; ip6++) {
 		fs = l4_rule(ip6, 253, 0xff, 3, 0xfffffff0);
-		KUNIT_EXPECT_EQ(test, validate_flow(ctx->priv, &fs), 3);
-		fs = l4_rule(ip6, IPPROTO_ESP, 0xff, 3, 0);
-		KUNIT_EXPECT_EQ(test, validate_flow(ctx->priv, &fs), 3);
-		fs = l4_rule(ip6, IPPROTO_AH, 0xff, 3, 0);
-		KUNIT_EXPECT_EQ(test, validate_flow(ctx->priv, &fs), 3);
+		KUNIT_EXPECT_EQ(test, mlx5e_ethtool_validate_flow(ctx->priv, &fs), 3);
+		fs = l4_rule(ip6, IPPROTO_UDP, 0xff, 3, 0);
+		KUNIT_EXPECT_EQ(test, mlx5e_ethtool_validate_flow(ctx->priv, &fs), 3);
 		fs = l4_rule(ip6, 253, 0xff, 0, 0xffffffff);	/* no l4data */
-		KUNIT_EXPECT_EQ(test, validate_flow(ctx->priv, &fs), 2);
+		KUNIT_EXPECT_EQ(test, mlx5e_ethtool_validate_flow(ctx->priv, &fs), 2);
 		fs = l4_rule(ip6, 253, 0xf0, 3, 0);
-		KUNIT_EXPECT_EQ(test, validate_flow(ctx->priv, &fs), -EINVAL);
+		KUNIT_EXPECT_EQ(test, mlx5e_ethtool_validate_flow(ctx->priv, &fs), -EINVAL);
 		fs = l4_rule(ip6, 0, 0, 3, 0);
-		KUNIT_EXPECT_EQ(test, validate_flow(ctx->priv, &fs), -EINVAL);
-	}
-	no_esp_spi(ctx);
-	for (ip6 = 0; ip6 < 2; ip6++) {
-		fs = l4_rule(ip6, IPPROTO_ESP, 0xff, 3, 0);
-		KUNIT_EXPECT_EQ(test, validate_flow(ctx->priv, &fs), -EOPNOTSUPP);
-		fs = l4_rule(ip6, IPPROTO_ESP, 0xff, 0, 0xffffffff);
-		KUNIT_EXPECT_EQ(test, validate_flow(ctx->priv, &fs), 2);
+		KUNIT_EXPECT_EQ(test, mlx5e_ethtool_validate_flow(ctx->priv, &fs), -EINVAL);
 	}
 	EXPECT_NO_COMMAND(test, &ctx->fw);
 }
@@ -1088,6 +1190,33 @@ static void l4data_refused(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), nodes);
 		KUNIT_EXPECT_EQ(test, num_rules(ctx), 0);
 	}
+}
+
+/* Only the PF of an Ethernet port has parse graph state: a VF, an SF or
+ * an InfiniBand port (IPoIB) gets none, and refuses rules that need a
+ * node before any command
+ */
+static void function_without_state(struct kunit *test)
+{
+	struct pg_ctx *ctx = test->priv;
+	struct mlx5_core_dev *mdev = ctx->mdev[0];
+	struct ethtool_rx_flow_spec fs;
+
+	mlx5_parse_graph_destroy(mdev->parse_graph);
+	mdev->coredev_type = MLX5_COREDEV_VF;
+	KUNIT_EXPECT_NULL(test, mlx5_parse_graph_create(mdev));
+	mdev->coredev_type = MLX5_COREDEV_SF;
+	KUNIT_EXPECT_NULL(test, mlx5_parse_graph_create(mdev));
+	mdev->coredev_type = MLX5_COREDEV_PF;
+	MLX5_SET(cmd_hca_cap, GEN_CAP(mdev), port_type, MLX5_CAP_PORT_TYPE_IB);
+	KUNIT_EXPECT_NULL(test, mlx5_parse_graph_create(mdev));
+	mdev->parse_graph = NULL;
+	KUNIT_EXPECT_NULL(test, debugfs_lookup("parse_graph", mdev->priv.dbg.dbg_root));
+	KUNIT_EXPECT_EQ(test, get_err(ctx, 0, 253), -EOPNOTSUPP);
+
+	fs = l4_rule(false, 253, 0xff, 3, 0xfffffff0);
+	KUNIT_EXPECT_EQ(test, mlx5e_ethtool_flow_replace(ctx->priv, &fs, 0), -EOPNOTSUPP);
+	EXPECT_NO_COMMAND(test, &ctx->fw);
 }
 
 /* A rule whose node exists but whose table cannot be created (this netdev
@@ -1124,7 +1253,8 @@ static struct kunit_case pg_test_cases[] = {
 	KUNIT_CASE(node_create_query_destroy),
 	KUNIT_CASE(node_refcount),
 	KUNIT_CASE(node_fixed_parser_protocols),
-	KUNIT_CASE_PARAM(node_capability_absent, cap_gen_params),
+	KUNIT_CASE_PARAM(node_capability_boundary, cap_gen_params),
+	KUNIT_CASE(node_capability_page_zero),
 	KUNIT_CASE_PARAM(node_firmware_failure, create_fail_gen_params),
 	KUNIT_CASE(node_unusable_sample),
 	KUNIT_CASE(node_out_of_resources),
@@ -1137,9 +1267,11 @@ static struct kunit_case pg_test_cases[] = {
 	KUNIT_CASE(lifecycle_health_recovery),
 	KUNIT_CASE(cleanup_leaked_node),
 	KUNIT_CASE(debugfs_nodes),
+	KUNIT_CASE(debugfs_caps),
 	KUNIT_CASE(l4data_match),
 	KUNIT_CASE(l4data_validation),
 	KUNIT_CASE_PARAM(l4data_refused, refuse_gen_params),
+	KUNIT_CASE(function_without_state),
 	KUNIT_CASE(l4data_table_fails),
 	{}
 };
