@@ -70,9 +70,9 @@ static const char help_text[] =
 "OPTIONS\n"
 "    -p, --proto N        IP protocol number 0-255, except those the\n"
 "                         NIC's fixed parser handles and mlx5 refuses\n"
-"                         l4data rules for: 0 1 4 41 43 44 47 51 58 60\n"
-"                         135 139 140 (TCP 6, UDP 17 and ESP 50 are\n"
-"                         matched on the fields the NIC parses)\n"
+"                         l4data rules for: 0 1 4 41 43 44 47 50 51 58\n"
+"                         60 135 139 140 (TCP 6 and UDP 17 are matched\n"
+"                         on the ports the NIC parses)\n"
 "    -f, --field F        sport or dport: which port the buckets/ranges use\n"
 "    -b, --buckets N      number of buckets: 1, 2, 4, ... 1024\n"
 "    -q, --queues LIST    queues for buckets 0..N-1 (N entries; 3,5,8-13)\n"
@@ -246,8 +246,8 @@ static void check_ntuple(struct plan *p)
 /*
  * The protocols whose l4data mlx5 refuses: its fixed parser handles them, and
  * a parse graph node would replace that (mlx5_pg_fixed_proto() in the
- * series' lib/parse_graph.c). TCP, UDP and ESP are matched on the ports and
- * the SPI the fixed parser extracts, so they are not here.
+ * series' lib/parse_graph.c). TCP and UDP are matched on the ports the
+ * fixed parser extracts, so they are not here.
  */
 static const char *fixed_proto(int proto)
 {
@@ -259,6 +259,7 @@ static const char *fixed_proto(int proto)
 	case 43: return "IPv6 routing header";
 	case 44: return "IPv6 fragment header";
 	case 47: return "GRE";
+	case 50: return "ESP";
 	case 51: return "AH";
 	case 58: return "ICMPv6";
 	case 60: return "IPv6 destination options";
