@@ -43,6 +43,12 @@ void die(const char *fmt, ...)
 	exit(1);
 }
 
+void print_version(void)
+{
+	printf("%s %s (mlx5-flexl4 tools)\n", prog, FLEXL4_VERSION);
+	exit(0);
+}
+
 void warnx(const char *fmt, ...)
 {
 	va_list ap;

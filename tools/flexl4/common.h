@@ -19,6 +19,8 @@ extern const char *prog;
 void __attribute__((noreturn, format(printf, 1, 2))) usage_err(const char *fmt, ...);
 /* Print "prog: message" and exit 1. */
 void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...);
+/* Print "prog VERSION" on stdout and exit 0. */
+void __attribute__((noreturn)) print_version(void);
 /* Print "prog: message" and return. */
 void __attribute__((format(printf, 1, 2))) warnx(const char *fmt, ...);
 

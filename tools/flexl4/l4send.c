@@ -73,7 +73,10 @@ static const char help_text[] =
 "    -d, --dst ADDR      destination IPv4 or IPv6 address (required)\n"
 "    -s, --src ADDR      source address (bound; default: chosen by routing)\n"
 "    -4, -6              insist on this address family\n"
-"    -p, --proto N       IP protocol number 0-255 (default 146, Homa)\n"
+"    -p, --proto N       IP protocol number 0-255 (default 146, Homa); raw\n"
+"                        mode takes 1-254 (a raw socket of protocol 0 does\n"
+"                        not exist, 255 means the caller writes the IP\n"
+"                        header): use --mode packet or ring for 0 and 255\n"
 "    -H, --hdr-len N     L4 header length, 4 or more (default 28, Homa)\n"
 "    -l, --payload N     payload bytes after the header (default 0)\n"
 "    -S, --sport LIST    source ports: N, A-B or a comma list (default 32768)\n"
@@ -94,13 +97,16 @@ static const char help_text[] =
 "                        (aa:bb:cc:dd:ee:ff)\n"
 "    -j, --json          print the summary as one JSON object\n"
 "    -h, --help          show this text\n"
+"    -V, --version       print the version\n"
 "\n"
 "OUTPUT\n"
 "    One line: packets sent, bytes (IP packet bytes: IP header + L4 header\n"
 "    + payload), seconds and packets/s. A packet the kernel reports as\n"
-"    dropped (ENOBUFS from the qdisc or the driver; in raw mode through\n"
-"    IP_RECVERR) is not counted as sent: it is sent again, and the number\n"
-"    of such drops is added (\"N dropped and resent\"). When every packet\n"
+"    dropped (ENOBUFS from the qdisc or the driver; an IPv4 raw socket\n"
+"    reports it only with IP_RECVERR, which l4send sets) is not counted\n"
+"    as sent: it is sent again, and the number of such drops is added\n"
+"    (\"N dropped and resent\"), also when it is one in the middle of a\n"
+"    sendmmsg() batch. When every packet\n"
 "    is dropped for 1 s (a link that is down, a peer that does not\n"
 "    receive), l4send gives up with exit status 1. Raw mode cannot see\n"
 "    packets dropped in the neighbour queue (unresolved address) or by\n"
@@ -202,6 +208,7 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 		{ "dst-mac", required_argument, NULL, 'M' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dst = NULL, *src = NULL, *sport = "32768", *dport = "4000";
@@ -217,7 +224,7 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 	cfg->batch = 64;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":46d:s:p:H:l:S:D:K:c:t:r:T:b:i:m:M:jh",
+	while ((c = getopt_long(argc, argv, ":46d:s:p:H:l:S:D:K:c:t:r:T:b:i:m:M:jhV",
 				longopts, NULL)) != -1) {
 		switch (c) {
 		case '4':
@@ -324,6 +331,8 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 		case 'h':
 			fputs(help_text, stdout);
 			exit(0);
+		case 'V':
+			print_version();
 		case ':':
 			usage_err("option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -336,6 +345,10 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 		usage_err("missing --dst ADDR");
 	if (!parse_addr(dst, &cfg->dst, &cfg->family))
 		usage_err("bad --dst '%s': not an IPv4 or IPv6 address", dst);
+	if (!cfg->packet_mode && cfg->proto == 0)
+		usage_err("--proto 0 needs --mode packet or ring: there is no raw socket of protocol 0");
+	if (!cfg->packet_mode && cfg->proto == 255)
+		usage_err("--proto 255 needs --mode packet or ring: a raw socket of protocol 255 sends packets whose IP header the caller writes");
 	if (want_family && want_family != cfg->family)
 		usage_err("--dst '%s' is not an IPv%d address", dst,
 			  want_family == AF_INET ? 4 : 6);
@@ -707,6 +720,20 @@ static void send_mmsg(struct worker *w)
 				done += r;
 				stall_since = 0;
 				fails = 0;
+				/*
+				 * sendmmsg() returns the count before the
+				 * first message that failed and drops that
+				 * message's error. With a blocking socket it
+				 * is a drop (ENOBUFS, EPERM from a filter),
+				 * a queued ICMP error (IP_RECVERR, drained
+				 * here) or a signal (stop): the message is
+				 * sent again by the next call either way.
+				 */
+				if (done < n && !(!cfg->packet_mode &&
+						  drain_errqueue(fd)) &&
+				    !atomic_load_explicit(&stop,
+							  memory_order_relaxed))
+					w->dropped++;
 				continue;
 			}
 			if (r < 0 && e == EINTR &&

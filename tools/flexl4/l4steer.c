@@ -35,6 +35,7 @@ static const char help_text[] =
 "                    [-4] [-6] [-n] [-s STATE]\n"
 "    l4steer list DEV [-s STATE]\n"
 "    l4steer remove DEV [-n] [-s STATE]\n"
+"    l4steer --version\n"
 "\n"
 "DESCRIPTION\n"
 "    Rules have the form\n"
@@ -59,12 +60,19 @@ static const char help_text[] =
 "\n"
 "    Before anything else, buckets and range read 'ethtool -k DEV': they\n"
 "    refuse a device whose ntuple-filters is 'off [fixed]' or missing, and\n"
-"    turn it on ('ethtool -K DEV ntuple on') when it is merely off.\n"
+"    turn it on ('ethtool -K DEV ntuple on') when it is merely off (on\n"
+"    mlx5 that also turns on aRFS; l4data rules do not need it). They\n"
+"    read 'ethtool -l DEV' and refuse a plan that uses a queue the\n"
+"    device does not have (RX + combined channels).\n"
 "    Install stops at the first failure and undoes what it did. Rule IDs\n"
 "    are the ones ethtool reports ('Added rule with ID N').\n"
 "\n"
 "OPTIONS\n"
-"    -p, --proto N        IP protocol number 0-255\n"
+"    -p, --proto N        IP protocol number 0-255, except those the\n"
+"                         NIC's fixed parser handles and mlx5 refuses\n"
+"                         l4data rules for: 0 1 4 41 43 44 47 50 51 58\n"
+"                         60 135 139 140 (TCP 6 and UDP 17 are matched\n"
+"                         on the ports the NIC parses)\n"
 "    -f, --field F        sport or dport: which port the buckets/ranges use\n"
 "    -b, --buckets N      number of buckets: 1, 2, 4, ... 1024\n"
 "    -q, --queues LIST    queues for buckets 0..N-1 (N entries; 3,5,8-13)\n"
@@ -79,18 +87,24 @@ static const char help_text[] =
 "    -s, --state FILE     state file (default $L4STEER_STATE_DIR/DEV.state,\n"
 "                         directory default /run/l4steer)\n"
 "    -h, --help           show this text\n"
+"    -V, --version        print the version\n"
 "\n"
 "ENVIRONMENT\n"
 "    ETHTOOL        ethtool command to run (default: ethtool from PATH)\n"
+"    L4STEER_CHANNELS  check the queues against this many channels\n"
+"                   instead of 'ethtool -l DEV' (for planning a channel\n"
+"                   count that is not set yet; flexl4-steer uses it)\n"
 "    L4STEER_PROC   where /proc is (default /proc; for tests)\n"
 "    L4STEER_SYS    where /sys is (default /sys; for tests)\n"
 "\n"
 "EXIT STATUS\n"
-"    0 done, 1 refused or failed (no ntuple support, ethtool error, already\n"
-"    installed, nothing to remove), 2 bad arguments.\n"
+"    0 done, 1 refused or failed (no ntuple support, too few channels,\n"
+"    ethtool error, already installed, nothing to remove), 2 bad\n"
+"    arguments (a protocol mlx5 refuses included).\n"
 "\n"
 "NOTES\n"
-"    irqbalance may move IRQs back: stop it or ban these IRQs.\n"
+"    irqbalance may move IRQs back: disable it, or ban these IRQs from it\n"
+"    (--banirq=N in IRQBALANCE_ARGS of /etc/default/irqbalance).\n"
 "\n"
 "EXAMPLES\n"
 "    # Homa by destination port low nibble: 16 buckets, queue k on core k\n"
@@ -122,6 +136,7 @@ struct plan {
 	struct irq irqs[MAX_RULES];
 	size_t nirqs;
 	bool ntuple_on;		/* we turn (turned) ntuple on */
+	bool no_device;		/* dry run for a device we cannot read */
 	char state[PATH_MAX];
 };
 
@@ -195,6 +210,7 @@ ntuple_refuse(struct plan *p, const char *fmt, ...)
 		die("%s; refusing", msg);
 	warnx("%s; dry run: printing the commands for a device that has them", msg);
 	p->ntuple_on = true;
+	p->no_device = true;
 }
 
 /* Read "ntuple-filters:" from ethtool -k; refuse if fixed off or absent. */
@@ -225,6 +241,84 @@ static void check_ntuple(struct plan *p)
 		return ntuple_refuse(p, "cannot read ntuple-filters state of %s ('%s')",
 				     p->dev, val);
 	p->ntuple_on = !strncmp(val, "off", 3);
+}
+
+/*
+ * The protocols whose l4data mlx5 refuses: its fixed parser handles them, and
+ * a parse graph node would replace that (mlx5_pg_fixed_proto() in the
+ * series' lib/parse_graph.c). TCP and UDP are matched on the ports the
+ * fixed parser extracts, so they are not here.
+ */
+static const char *fixed_proto(int proto)
+{
+	switch (proto) {
+	case 0: return "IPv6 hop-by-hop options";
+	case 1: return "ICMP";
+	case 4: return "IPIP";
+	case 41: return "IPv6 in IP";
+	case 43: return "IPv6 routing header";
+	case 44: return "IPv6 fragment header";
+	case 47: return "GRE";
+	case 50: return "ESP";
+	case 51: return "AH";
+	case 58: return "ICMPv6";
+	case 60: return "IPv6 destination options";
+	case 135: return "IPv6 mobility header";
+	case 139: return "HIP";
+	case 140: return "Shim6";
+	default: return NULL;
+	}
+}
+
+/*
+ * The device's RX queues: RX + combined channels of 'ethtool -l DEV'
+ * (Current hardware settings), or $L4STEER_CHANNELS. Every queue of the
+ * plan must exist. A dry run for a device it cannot read warns instead.
+ */
+static void check_channels(struct plan *p)
+{
+	char *argv[] = { (char *)ethtool_cmd(), "-l", (char *)p->dev, NULL };
+	const char *env = getenv("L4STEER_CHANNELS");
+	static char out[65536];
+	unsigned long rx = 0, comb = 0, n;
+	uint32_t top = 0;
+	uint64_t v;
+	char *cur, *s;
+	int rc;
+
+	for (size_t k = 0; k < p->nrules; k++)
+		if (p->rules[k].queue > top)
+			top = p->rules[k].queue;
+	if (env && *env) {
+		if (!parse_u64(env, 1, 65536, &v))
+			usage_err("bad L4STEER_CHANNELS '%s': want 1-65536", env);
+		n = v;
+		if (top >= n)
+			die("queue %u does not exist with %lu channels (L4STEER_CHANNELS); refusing",
+			    top, n);
+		return;
+	}
+	if (p->no_device)
+		return;
+	rc = run(argv, out, sizeof(out));
+	cur = rc ? NULL : strstr(out, "Current hardware settings:");
+	if (!cur) {
+		if (p->dry_run)
+			return warnx("cannot read the channel count of %s ('%s -l %s' %s); dry run: not checked",
+				     p->dev, argv[0], p->dev, rc < 0 ? "did not run" : "failed");
+		die("cannot read the channel count of %s ('%s -l %s' %s); refusing",
+		    p->dev, argv[0], p->dev, rc < 0 ? "did not run" : "failed");
+	}
+	s = strstr(cur, "\nRX:");
+	if (s)
+		sscanf(s, "\nRX: %lu", &rx);
+	s = strstr(cur, "\nCombined:");
+	if (s)
+		sscanf(s, "\nCombined: %lu", &comb);
+	n = rx + comb;
+	if (top >= n)
+		die("queue %u does not exist: %s has %lu RX queues (ethtool -l: RX %lu, combined %lu); first 'ethtool -L %s combined %u'; refusing",
+		    top, p->dev, n, rx, comb, p->dev, top + 1);
 }
 
 static void default_state_path(struct plan *p)
@@ -705,6 +799,7 @@ int main(int argc, char **argv)
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "state", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static struct plan p;
@@ -725,6 +820,8 @@ int main(int argc, char **argv)
 		fputs(help_text, stdout);
 		return 0;
 	}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version"))
+		print_version();
 	if (!strcmp(argv[1], "buckets"))
 		cmd = CMD_BUCKETS;
 	else if (!strcmp(argv[1], "range"))
@@ -739,13 +836,16 @@ int main(int argc, char **argv)
 
 	opterr = 0;
 	optind = 2;
-	while ((c = getopt_long(argc, argv, ":p:f:b:q:c:m:46ns:h", longopts,
+	while ((c = getopt_long(argc, argv, ":p:f:b:q:c:m:46ns:hV", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (!parse_u64(optarg, 0, 255, &v))
 				usage_err("bad --proto '%s': want 0-255", optarg);
 			p.proto = v;
+			if (fixed_proto(p.proto))
+				usage_err("bad --proto %d: mlx5 refuses l4data rules for %s, which its fixed parser handles",
+					  p.proto, fixed_proto(p.proto));
 			break;
 		case 'f':
 			if (strcmp(optarg, "sport") && strcmp(optarg, "dport"))
@@ -791,6 +891,8 @@ int main(int argc, char **argv)
 		case 'h':
 			fputs(help_text, stdout);
 			return 0;
+		case 'V':
+			print_version();
 		case ':':
 			usage_err("option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -895,6 +997,7 @@ int main(int argc, char **argv)
 	sort_by_family(&p);
 
 	check_ntuple(&p);
+	check_channels(&p);
 	if (cores)
 		plan_irqs(&p, queues, cores, nqueues);
 	install(&p);

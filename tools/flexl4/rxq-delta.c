@@ -74,6 +74,7 @@ static const char help_text[] =
 "    -j, --json             diff/watch: print one JSON object\n"
 "    -t, --time SEC         watch: interval when no CMD is given (default 1)\n"
 "    -h, --help             show this text\n"
+"    -V, --version          print the version\n"
 "\n"
 "FILES\n"
 "    A snapshot is text: the line '" SNAP_MAGIC "', then 'dev NAME',\n"
@@ -494,6 +495,7 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "time", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *source = "auto", *efile = NULL, *qfile = NULL, *dev = NULL;
@@ -512,6 +514,8 @@ int main(int argc, char **argv)
 		fputs(help_text, stdout);
 		return 0;
 	}
+	if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version"))
+		print_version();
 	if (strcmp(cmd, "snap") && strcmp(cmd, "diff") && strcmp(cmd, "watch"))
 		usage_err("unknown command '%s': want snap, diff or watch", cmd);
 

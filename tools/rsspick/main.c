@@ -84,7 +84,10 @@ static const char help_text[] =
 "    -q, --queue Q        Receive queue the packets must land on.\n"
 "\n"
 "SELECTION\n"
-"    -r, --range LO-HI    Only ports in LO..HI (default 1-65535).\n"
+"    -r, --range LO-HI    Only ports in LO..HI (default 32768-60999, the\n"
+"                         ephemeral range of Linux's default\n"
+"                         net.ipv4.ip_local_port_range; -r 1-65535 for\n"
+"                         every port, privileged ones included).\n"
 "    -n, --count N        Only the N lowest ports of the range.\n"
 "    -N, --near PORT      Only the port of the range nearest to PORT\n"
 "                         (the lower one on a tie).\n"
@@ -99,6 +102,7 @@ static const char help_text[] =
 "    -j, --json           One JSON object on standard output.\n"
 "    -v, --verbose        Describe the solve on standard error.\n"
 "    -h, --help           This text.\n"
+"    -V, --version        The version.\n"
 "\n"
 "    Without --json, ports are printed one per line, ascending (or the\n"
 "    single --near port).\n"
@@ -162,6 +166,7 @@ static const struct option long_opts[] = {
 	{ "json",	no_argument,	   NULL, 'j' },
 	{ "verbose",	no_argument,	   NULL, 'v' },
 	{ "help",	no_argument,	   NULL, 'h' },
+	{ "version",	no_argument,	   NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -270,10 +275,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	int c;
 
 	memset(o, 0, sizeof(*o));
-	o->lo = 1;
-	o->hi = 65535;
+	o->lo = 32768;	/* Linux's default ephemeral range */
+	o->hi = 60999;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "d:c:x:k:i:fs:D:p:S:q:r:n:N:jvh",
+	while ((c = getopt_long(argc, argv, "d:c:x:k:i:fs:D:p:S:q:r:n:N:jvhV",
 				long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
@@ -364,6 +369,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case 'h':
 			fputs(help_text, stdout);
+			exit(0);
+		case 'V':
+			printf("rsspick %s (mlx5-flexl4 tools)\n", RSSPICK_VERSION);
 			exit(0);
 		default:
 			if (optopt && optopt < 256)

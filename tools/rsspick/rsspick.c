@@ -246,11 +246,57 @@ struct lowbits_sys {
 	uint16_t bcomb[32];
 	unsigned int dim;
 	uint16_t null[NBITS];	/* reduced echelon, ascending pivots */
+	/*
+	 * lowbits_solve() is linear in t: byte k of t contributes lut[k][byte],
+	 * the solution in bits 0-15 and what no pivot reduces (t not in the
+	 * span) from bit 16 on. Only the first (m + 7) / 8 bytes are used.
+	 */
+	uint64_t lut[4][256];
 };
 
 static int top_bit(uint32_t v)
 {
 	return 31 - __builtin_clz(v);
+}
+
+/* The solution of (M s) & mask == t for one bit t, with what is left over */
+static uint64_t lowbits_unit(const struct lowbits_sys *ls, uint32_t t)
+{
+	uint32_t rest = 0;
+	uint16_t c = 0;
+	unsigned int i;
+
+	while (t) {
+		int b = 31 - __builtin_clz(t);
+
+		if (ls->has[b]) {
+			t ^= ls->bval[b];
+			c ^= ls->bcomb[b];
+		} else {
+			rest |= 1U << b;
+			t ^= 1U << b;
+		}
+	}
+	for (i = 0; i < ls->dim; i++)
+		if (c & (1U << (31 - __builtin_clz(ls->null[i]))))
+			c ^= ls->null[i];
+	return (uint64_t)rest << 16 | c;
+}
+
+static void lowbits_lut_init(struct lowbits_sys *ls)
+{
+	unsigned int k, v, n;
+	uint64_t unit[8];
+
+	for (k = 0; k < 4 && 8 * k < ls->m; k++) {
+		n = ls->m - 8 * k < 8 ? ls->m - 8 * k : 8;
+		for (v = 0; v < n; v++)
+			unit[v] = lowbits_unit(ls, 1U << (8 * k + v));
+		ls->lut[k][0] = 0;
+		for (v = 1; v < 1U << n; v++)
+			ls->lut[k][v] = ls->lut[k][v & (v - 1)] ^
+					unit[__builtin_ctz(v)];
+	}
 }
 
 static void lowbits_sys_init(struct lowbits_sys *ls,
@@ -306,28 +352,22 @@ static void lowbits_sys_init(struct lowbits_sys *ls,
 	ls->dim = n;
 	for (i = 0; i < n; i++)
 		ls->null[i] = nv[n - 1 - i];
+	lowbits_lut_init(ls);
 }
 
 /* Port s with (M s) & mask == t, pivot bits of the null space clear. */
 static bool lowbits_solve(const struct lowbits_sys *ls, uint32_t t,
 			  uint16_t *s)
 {
-	uint16_t c = 0;
-	unsigned int i;
+	uint64_t x = 0;
+	unsigned int k;
 
 	t &= ls->mask;
-	while (t) {
-		int b = top_bit(t);
-
-		if (!ls->has[b])
-			return false;
-		t ^= ls->bval[b];
-		c ^= ls->bcomb[b];
-	}
-	for (i = 0; i < ls->dim; i++)
-		if (c & (1U << top_bit(ls->null[i])))
-			c ^= ls->null[i];
-	*s = c;
+	for (k = 0; t; k++, t >>= 8)
+		x ^= ls->lut[k][t & 0xff];
+	if (x >> 16)
+		return false;
+	*s = x;
 	return true;
 }
 
@@ -579,16 +619,35 @@ int rsspick_plan_new(const struct rsspick_rss *rss, int family,
 	pl->slots = queue_slots(rss, queue, &pl->nslots);
 	if (!pl->slots)
 		goto nomem;
-	if (!is_pow2(rss->indir_size)) {	/* distinct residues mod 2^a */
-		uint32_t n = 0, j;
+	if (!is_pow2(rss->indir_size)) {
+		/*
+		 * Distinct residues mod 2^a, the one with the most of the
+		 * queue's slots first: a coset walk takes S / 2^a / (its
+		 * slots) steps on average, so the port is found soonest there.
+		 */
+		uint32_t n = 0, j, *cnt = calloc(pl->nslots, sizeof(*cnt));
 
+		if (!cnt)
+			goto nomem;
 		for (i = 0; i < pl->nslots; i++) {
 			for (j = 0; j < n; j++)
 				if (pl->slots[j] == (pl->slots[i] & pl->ls.mask))
 					break;
 			if (j == n)
 				pl->slots[n++] = pl->slots[i] & pl->ls.mask;
+			cnt[j]++;
 		}
+		for (i = 1; i < n; i++) {	/* insertion sort, stable */
+			uint32_t sl = pl->slots[i], c = cnt[i];
+
+			for (j = i; j > 0 && cnt[j - 1] < c; j--) {
+				pl->slots[j] = pl->slots[j - 1];
+				cnt[j] = cnt[j - 1];
+			}
+			pl->slots[j] = sl;
+			cnt[j] = c;
+		}
+		free(cnt);
 		pl->nslots = n;
 	}
 	*out = pl;
@@ -684,8 +743,11 @@ int rsspick_plan_port(const struct rsspick_plan *pl,
 		if (!lowbits_solve(&pl->ls, pl->slots[i] ^ h0, &p))
 			continue;
 		if (is_pow2(S)) {
-			/* the coset's lowest port >= lo: usually slot 0's */
-			k = coset_below(&pl->shape, p, lo);
+			/*
+			 * the coset's lowest port >= lo: usually slot 0's;
+			 * p is the coset's lowest, so no search when p >= lo
+			 */
+			k = p >= lo ? 0 : coset_below(&pl->shape, p, lo);
 			if (k >> pl->shape.dim)
 				continue;
 			k = coset_kth(&pl->shape, p, k);
@@ -695,7 +757,9 @@ int rsspick_plan_port(const struct rsspick_plan *pl,
 			return 0;
 		}
 		/* other sizes: walk the coset until a port lands on the queue */
-		h = port_model_eval(&pl->pm, p) ^ pl->pm.h0 ^ h0;
+		/* sport's two bytes, by the byte tables: no branch per bit */
+		h = h0 ^ pl->tab[pl->in_len - 4][p >> 8] ^
+		    pl->tab[pl->in_len - 3][p & 0xff];
 		for (g = 0; ; ) {
 			if (p >= lo && p <= hi &&
 			    pl->rss.indir[fastmod(h, pl->magic, S)] == pl->queue) {

@@ -133,8 +133,9 @@ void rsspick_set_bitmap(const struct rsspick_set *set,
  * hash split into per-byte tables).  For a power-of-two table, a new flow
  * then costs one table lookup per input byte and a small echelon solve:
  * O(1), independent of the 65536 ports.  For other sizes the whole set
- * still takes a scan; one port takes an expected O(S / slots of the
- * queue) steps of one XOR each.
+ * still takes a scan; one port walks first the coset of the index residue
+ * (mod 2^a) that holds most of the queue's slots, an expected
+ * S / 2^a / (those slots) steps of one XOR each.
  * rsspick_plan_new() copies the key and table; errors as rsspick_solve().
  */
 struct rsspick_plan;

@@ -5,7 +5,7 @@
 #   make -C tools/flexl4 test
 # Creates two network namespaces joined by a veth pair (192.0.2.0/24,
 # 2001:db8::/64) and removes them on exit. Prints one line per check and
-# ends with "N passed, N failed, N skipped"; exits 1 if any failed.
+# ends with "flexl4: N passed, N failed, N skipped"; exits 1 if any failed.
 
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
@@ -278,10 +278,11 @@ golden "l4steer: dry-run single ports and a half-space range" \
 FAKE_ETHTOOL_K="$DATA/ethtool-k-on" steer range eth9 -p 146 -f dport \
 	-m 0-65535:5 -4 -n
 if [ "$(cat "$T/out")" = "ethtool -N eth9 flow-type ip4 l4proto 146 l4data 0x0 m 0xffffffff action 5" ] &&
-   [ "$(cat "$FAKE_ETHTOOL_LOG")" = "-k eth9" ]; then
-	pass "l4steer: full port range is one rule; dry-run only reads -k"
+   [ "$(cat "$FAKE_ETHTOOL_LOG")" = "-k eth9
+-l eth9" ]; then
+	pass "l4steer: full port range is one rule; dry-run only reads -k and -l"
 else
-	fail "l4steer: full port range is one rule; dry-run only reads -k" \
+	fail "l4steer: full port range is one rule; dry-run only reads -k and -l" \
 		"$(cat "$T/out" "$FAKE_ETHTOOL_LOG")"
 fi
 
@@ -444,6 +445,62 @@ rc=$?
 [ "$rc" -eq 1 ] &&
 	grep -q "^l4steer: 'ethtool -N eth9 flow-type ip4 l4proto 146 l4data 0x2 m 0xffff0001 action 1' failed; undoing what was installed$" "$T/err"
 ok "l4steer: rollback message quotes the whole failed command" $? "exit $rc: $(cat "$T/err")"
+
+# Protocols mlx5's fixed parser handles are refused up front (exit 2);
+# TCP, UDP and unparsed protocols are planned.
+for p in 0 1 4 41 43 44 47 50 51 58 60 135 139 140; do
+	bad "l4steer: --proto $p refused (fixed parser)" "$L" buckets eth9 -p $p -f dport -b 2 -n
+done
+steer buckets eth9 -p 47 -f dport -b 2 -n
+[ "$(cat "$T/err")" = "l4steer: bad --proto 47: mlx5 refuses l4data rules for GRE, which its fixed parser handles (see l4steer --help)" ]
+ok "l4steer: the refusal names the protocol" $? "$(cat "$T/err")"
+for p in 6 17 132 146 253 255; do
+	FAKE_ETHTOOL_K="$DATA/ethtool-k-on" steer buckets eth9 -p $p -f dport -b 2 -4 -n
+	ok "l4steer: --proto $p planned" $? "$(cat "$T/err")"
+done
+
+# Queues are checked against the device's channels (ethtool -l).
+export FAKE_ETHTOOL_L="$DATA/ethtool-l-16"
+FAKE_ETHTOOL_K="$DATA/ethtool-k-on" steer buckets eth9 -p 253 -f dport -b 16 -n
+ok "l4steer: 16 buckets on 16 channels planned" $? "$(cat "$T/err")"
+for c in "buckets|-b 32|31|32" "buckets|-b 4 -q 0,1,2,16|16|17" "range|-m 1-9:16|16|17"; do
+	IFS='|' read -r sub args q want <<EOC
+$c
+EOC
+	FAKE_ETHTOOL_K="$DATA/ethtool-k-on" steer $sub eth9 -p 253 -f dport $args
+	rc=$?
+	[ $rc -eq 1 ] && [ ! -s "$T/out" ] && [ "$(cat "$T/err")" = "l4steer: queue $q does not exist: eth9 has 16 RX queues (ethtool -l: RX 0, combined 16); first 'ethtool -L eth9 combined $want'; refusing" ]
+	ok "l4steer: $sub $args on 16 channels refused, naming the fix" $? "exit $rc: $(cat "$T/out" "$T/err")"
+done
+FAKE_ETHTOOL_K="$DATA/ethtool-k-on" steer buckets eth9 -p 253 -f dport -b 32 -n
+[ $? -eq 1 ] && grep -q "queue 31 does not exist" "$T/err"
+ok "l4steer: a dry run refuses too few channels too" $?
+L4STEER_CHANNELS=32 FAKE_ETHTOOL_K="$DATA/ethtool-k-on" steer buckets eth9 -p 253 -f dport -b 32 -4 -n
+[ $? -eq 0 ] && [ "$(wc -l <"$T/out")" -eq 32 ]
+ok "l4steer: L4STEER_CHANNELS=32 plans 32 buckets" $? "$(cat "$T/err")"
+L4STEER_CHANNELS=8 FAKE_ETHTOOL_K="$DATA/ethtool-k-on" steer buckets eth9 -p 253 -f dport -b 16 -n
+[ $? -eq 1 ] && [ "$(cat "$T/err")" = "l4steer: queue 15 does not exist with 8 channels (L4STEER_CHANNELS); refusing" ]
+ok "l4steer: L4STEER_CHANNELS=8 refuses 16 buckets" $? "$(cat "$T/err")"
+printf 'Channel parameters for eth9:\n' >"$T/ethtool-l-bad"
+FAKE_ETHTOOL_L="$T/ethtool-l-bad" FAKE_ETHTOOL_K="$DATA/ethtool-k-on" steer buckets eth9 -p 253 -f dport -b 2
+[ $? -eq 1 ] && [ "$(cat "$T/err")" = "l4steer: cannot read the channel count of eth9 ('ethtool -l eth9' failed); refusing" ]
+ok "l4steer: unreadable channel count refused" $? "$(cat "$T/err")"
+unset FAKE_ETHTOOL_L
+
+for t in l4send rxq-delta l4steer; do
+	"$HERE/$t" --version >"$T/out" 2>&1
+	[ $? -eq 0 ] && [ "$(cat "$T/out")" = "$t $(cat "$HERE/../VERSION") (mlx5-flexl4 tools)" ]
+	ok "$t --version" $? "$(cat "$T/out")"
+done
+IR=$T/root
+make -s -C "$HERE" install DESTDIR="$IR" PREFIX=/usr >"$T/out" 2>&1 &&
+	[ -x "$IR/usr/sbin/l4send" ] && [ -x "$IR/usr/sbin/rxq-delta" ] && [ -x "$IR/usr/sbin/l4steer" ] &&
+	[ "$(find "$IR" -type f | wc -l)" -eq 3 ] &&
+	make -s -C "$HERE" uninstall DESTDIR="$IR" PREFIX=/usr >>"$T/out" 2>&1 &&
+	[ -z "$(find "$IR" -type f)" ]
+ok "make install/uninstall with DESTDIR and PREFIX: the three tools in PREFIX/sbin, then none" $? "$(cat "$T/out")"
+bad "l4send: -p 0 in raw mode refused" "$S" -d 192.0.2.2 -p 0
+bad "l4send: -p 255 in raw mode refused" "$S" -d 192.0.2.2 -p 255
 
 bad "l4steer: no command" "$L"
 bad "l4steer: unknown command" "$L" add eth9
@@ -687,6 +744,32 @@ else
 	ok "l4send: raw mode, packets the qdisc dropped are not reported as sent" $? \
 		"exit $rc: $(cat "$T/out" "$T/err")"
 
+	# Raw mode, a qdisc that drops some packets (a tbf whose queue holds
+	# 4 kB): drops in the middle of a sendmmsg() batch count too, so
+	# l4send's "dropped" equals the qdisc's drop counter and every packet
+	# counted as sent reaches the peer.
+	ip -n "$NSA" link add vh type veth peer name vi &&
+	ip netns exec "$NSA" sh -c 'echo 1 >/proc/sys/net/ipv6/conf/vh/disable_ipv6 &&
+		echo 1 >/proc/sys/net/ipv6/conf/vi/disable_ipv6' &&
+	ip -n "$NSA" link set vi up && ip -n "$NSA" link set vh up &&
+	ip -n "$NSA" addr add 203.0.113.1/24 dev vh &&
+	ip -n "$NSA" neigh replace 203.0.113.2 lladdr 02:00:00:00:00:02 dev vh nud permanent &&
+	ip netns exec "$NSA" tc qdisc replace dev vh root tbf rate 20mbit burst 4kb limit 4kb
+	for b in 64 1; do
+		rx0=$(ip netns exec "$NSA" cat /sys/class/net/vi/statistics/rx_packets)
+		d0=$(ip netns exec "$NSA" tc -s qdisc show dev vh | sed -n 's/.*(dropped \([0-9]*\),.*/\1/p')
+		timeout -k 3 20 ip netns exec "$NSA" "$S" -d 203.0.113.2 -p 253 -c 20000 -b $b -j >"$T/out" 2>"$T/err"
+		rc=$?
+		sleep 0.3	# the tbf's queue drains
+		rx1=$(ip netns exec "$NSA" cat /sys/class/net/vi/statistics/rx_packets)
+		d1=$(ip netns exec "$NSA" tc -s qdisc show dev vh | sed -n 's/.*(dropped \([0-9]*\),.*/\1/p')
+		got=$(sed -n 's/.*"dropped":\([0-9]*\)}$/\1/p' "$T/out")
+		[ $rc -eq 0 ] && grep -q '^{"packets":20000,' "$T/out" && [ $((rx1 - rx0)) -eq 20000 ] &&
+			[ $((d1 - d0)) -gt 0 ] && [ "$got" = $((d1 - d0)) ]
+		ok "l4send: raw mode, --batch $b: 'dropped' is exactly the qdisc's drops ($((d1 - d0)))" $? \
+			"exit $rc, l4send dropped ${got:-?}, qdisc dropped $((d1 - d0)), peer got $((rx1 - rx0)): $(cat "$T/out" "$T/err")"
+	done
+
 	start=$(date +%s%N)
 	ip netns exec "$NSA" "$S" -d 192.0.2.2 -r 200 -c 40 >"$T/out" 2>&1
 	rc=$?
@@ -779,5 +862,5 @@ else
 	skip "rxq-delta: live netdev qstats snap" "no device here reports netdev queue stats"
 fi
 
-echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
+echo "flexl4: $PASSED passed, $FAILED failed, $SKIPPED skipped"
 [ "$FAILED" -eq 0 ]

@@ -5,7 +5,7 @@
  *	test_rsspick RSSPICK_BINARY DATA_DIR
  *
  * Prints one line per check ("ok", "FAIL" or "skip") and ends with
- * "N passed, N failed, N skipped"; exits non-zero if any check failed.
+ * "rsspick: N passed, N failed, N skipped"; exits non-zero if any check failed.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -937,7 +937,8 @@ static void test_cli(void)
 	struct rsspick_tuple t;
 	char x128[1024], x96[1024], xxor[1024], xsym[1024], xnokey[1024];
 	char xgap[1024], xvirtio[1024], keyfile[1024], xnot[1024];
-	uint16_t near;
+	uint16_t near, lowest = 0;
+	uint32_t want;
 	struct rsspick_set *set;
 	int n;
 
@@ -959,6 +960,31 @@ static void test_cli(void)
 	      strstr(r.out, "EXIT STATUS"),
 	      "cli --help: man-page sections, exit 0");
 
+	{
+		char dir[] = "/tmp/rsspick-install.XXXXXX", cmd[512], bin[300];
+		int rc = -1, there = 0;
+
+		if (mkdtemp(dir)) {
+			snprintf(cmd, sizeof(cmd),
+				 "make -s install DESTDIR=%s PREFIX=/usr >/dev/null 2>&1", dir);
+			rc = system(cmd);
+			snprintf(bin, sizeof(bin), "%s/usr/bin/rsspick", dir);
+			there = !access(bin, X_OK);
+			snprintf(cmd, sizeof(cmd),
+				 "make -s uninstall DESTDIR=%s PREFIX=/usr >/dev/null 2>&1 && ! test -e %s && rm -r %s",
+				 dir, bin, dir);
+			rc = rc || system(cmd);
+		}
+		check(rc == 0 && there,
+		      "make install/uninstall with DESTDIR and PREFIX: %s/usr/bin/rsspick, then none",
+		      dir);
+	}
+
+	run_cli(&r, NULL, "--version", NULL);
+	check(r.status == 0 && !strncmp(r.out, "rsspick ", 8) &&
+	      strstr(r.out, " (mlx5-flexl4 tools)\n"),
+	      "cli --version: %.*s", (int)strcspn(r.out, "\n"), r.out);
+
 	run_cli(&r, NULL, "--hash", "-k", MSFT_KEY_STR, "-i", "equal 8",
 		"--indir-size", "128", "-s", "66.9.149.187", "-D", "161.142.100.80", "-S", "2794",
 		"-p", "1766", NULL);
@@ -975,11 +1001,23 @@ static void test_cli(void)
 
 	make_tuple(&t, "192.0.2.1", "192.0.2.2", 0, 4789);
 	run_cli(&r, NULL, "-x", x128, "-s", "192.0.2.1", "-D", "192.0.2.2",
-		"-p", "4789", "-q", "3", NULL);
+		"-p", "4789", "-q", "3", "-r", "1-65535", NULL);
 	n = verify_ports(r.out, &rss, t, 3, NULL);
 	check(r.status == 0 && n == 8192,
-	      "cli -x toeplitz-128.txt queue 3: %d ports, all verified by hashing",
+	      "cli -x toeplitz-128.txt queue 3 -r 1-65535: %d ports, all verified by hashing",
 	      n);
+
+	/* the default range: Linux's ephemeral ports, no privileged port */
+	rsspick_solve(&rss, &t, 3, &set);
+	want = rsspick_set_count_range(set, 32768, 60999);
+	rsspick_set_list(set, 32768, 60999, &lowest, 1);
+	rsspick_set_free(set);
+	run_cli(&r, NULL, "-x", x128, "-s", "192.0.2.1", "-D", "192.0.2.2",
+		"-p", "4789", "-q", "3", NULL);
+	n = verify_ports(r.out, &rss, t, 3, &first);
+	check(r.status == 0 && (uint32_t)n == want && first == lowest,
+	      "cli default range 32768-60999: %d ports (want %u) from %u (want %u)",
+	      n, want, first, lowest);
 
 	run_cli(&r, NULL, "-x", x128, "-s", "192.0.2.1", "-D", "192.0.2.2",
 		"-p", "4789", "-q", "3", "-n", "5", "-r", "32768-60999",
@@ -993,13 +1031,13 @@ static void test_cli(void)
 	rsspick_set_nearest(set, 40000, 1, 65535, &near);
 	rsspick_set_free(set);
 	run_cli(&r, NULL, "-x", x128, "-s", "192.0.2.1", "-D", "192.0.2.2",
-		"-p", "4789", "-q", "3", "--near", "40000", NULL);
+		"-p", "4789", "-q", "3", "--near", "40000", "-r", "1-65535", NULL);
 	check(r.status == 0 && (uint32_t)atoi(r.out) == near &&
 	      verify_ports(r.out, &rss, t, 3, NULL) == 1,
 	      "cli --near 40000: %u", near);
 
 	run_cli(&r, NULL, "-x", x128, "-s", "192.0.2.1", "-D", "192.0.2.2",
-		"-p", "4789", "-q", "3", "-n", "3", "--json", NULL);
+		"-p", "4789", "-q", "3", "-n", "3", "--json", "-r", "1-65535", NULL);
 	check(r.status == 0 && strstr(r.out, "\"method\":\"affine\"") &&
 	      strstr(r.out, "\"total\":8192") &&
 	      strstr(r.out, "\"count\":3,\"ports\":["),
@@ -1330,6 +1368,6 @@ int main(int argc, char **argv)
 	if (!access(bin, X_OK))
 		test_findings();
 
-	printf("%d passed, %d failed, %d skipped\n", npass, nfail, nskip);
+	printf("rsspick: %d passed, %d failed, %d skipped\n", npass, nfail, nskip);
 	return nfail ? 1 : 0;
 }
