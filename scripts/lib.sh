@@ -31,6 +31,25 @@ die() { echo "error: $*" >&2; exit 1; }
 src_dir() { echo "$CACHE/src/$1"; }	# pristine unpacked tree, a git repo at tag 'base'
 obj_dir() { echo "$CACHE/obj/$1${2:+-$2}"; }	# O= build directories
 
+# lock NAME: hold the cache's lock NAME ($CACHE/.lock-NAME, exclusive) until this process exits or
+# calls unlock NAME, so that two runs on one cache never write the same tree at once. A run that has
+# to wait says for what.
+declare -A LOCK_FD
+lock() {
+	local fd
+	mkdir -p "$CACHE"
+	exec {fd}>"$CACHE/.lock-$1"
+	if ! flock -n "$fd"; then
+		echo "waiting for another run on $CACHE ($1)" >&2
+		flock "$fd"
+	fi
+	LOCK_FD[$1]=$fd
+}
+unlock() { local fd=${LOCK_FD[$1]}; exec {fd}>&-; unset "LOCK_FD[$1]"; }
+# nolocks CMD...: run CMD without the locks this process holds (children inherit them, and one that
+# outlives the step, as git's background gc does, would hold the lock after unlock).
+nolocks() ( for fd in "${LOCK_FD[@]}"; do exec {fd}>&-; done; exec "$@" )
+
 # A private apt configuration for suites this Debian 12 machine does not list.
 # The mirror is the one the system's own apt already uses.
 apt_private() {
@@ -56,11 +75,13 @@ EOF
 		  -o Dir::State::Lists="$root/lists" -o Dir::Cache="$root/cache"
 		  -o Dir::Cache::archives="$root/archives" -o APT::Get::List-Cleanup=0)
 	mkdir -p "$root/cache"
+	lock apt
 	if ! cmp -s "$root/sources.list.new" "$root/sources.list" ||
 	   [ -z "$(find "$root/lists" -name '*Packages*' -mmin -1440 | head -n1)" ]; then
 		mv "$root/sources.list.new" "$root/sources.list"
 		apt-get "${APT_OPTS[@]}" update -qq >&2
 	fi
+	unlock apt
 }
 
 # build_tree TARGET O [make args...]: configure O (once) and build mlx5_core.ko from the target's tree
@@ -116,3 +137,17 @@ debian_versions() {
 
 # newest_release LINE: the upstream version of the newest linux-source-LINE in the archive.
 newest_release() { debian_versions "$1" | tail -n1 | sed 's/-[^-]*$//'; }
+
+# move_member FILE STRUCT MEMBER: FILE with the one-line declaration of STRUCT's MEMBER moved to the
+# end of the struct, on stdout (for distribution builds, patches/dist/append-members). Exit status 2
+# if the struct has no such member, 3 if it is under #if.
+move_member() {
+	awk -v s="$2" -v m="$3" '
+	$0 ~ "^struct " s " \\{" { ins = 1 }
+	ins && /^#if/ { depth++ }
+	ins && /^#endif/ { depth-- }
+	ins && line == "" && $0 ~ "^\t[^\t#].*[ \t*]" m "[ \t]*(;|\\[)" { line = $0; bad = depth > 0; next }
+	ins && /^};/ { if (line != "") print line; ins = 0 }
+	{ print }
+	END { exit line == "" ? 2 : bad ? 3 : 0 }' "$1"
+}
