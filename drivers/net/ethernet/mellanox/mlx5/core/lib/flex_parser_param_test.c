@@ -401,43 +401,37 @@ static void fp_validate_range(struct kunit *test)
 	expect_read(test, 0, HDR_CAP, TYPE_CAP);
 }
 
+/* Validate profile @p, which the capability does or does not (@ok) allow */
+static void expect_profile(struct kunit *test, int p, bool ok)
+{
+	union devlink_param_value val = { .vu8 = p };
+	char msg[NETLINK_MAX_FMTMSG_LEN];
+	struct fp_test *t = test->priv;
+
+	snprintf(msg, sizeof(msg),
+		 MSG("Flex parser profile %d is not supported on this device"), p);
+	KUNIT_EXPECT_EQ_MSG(test, fp_validate(test, profile_id, val),
+			    ok ? 0 : -EOPNOTSUPP, "cap 0x%08x profile %d",
+			    t->cap, p);
+	expect_msg(test, ok ? NULL : msg);
+	expect_accesses(test, 1);
+	expect_read(test, 0, HDR_CAP, TYPE_CAP);
+}
+
 /* Each profile is checked against its own capability bit, and only that */
 static void fp_validate_profile_cap(struct kunit *test)
 {
-	char msg[NETLINK_MAX_FMTMSG_LEN];
 	struct fp_test *t = test->priv;
-	union devlink_param_value val;
-	int n, p, only;
+	int n, p;
 
-	for (only = 0; only <= 1; only++) {
-		for (n = 0; n <= 9; n++) {
-			/* only bit n, or every bit but n */
-			t->cap = only ? CAP_PROFILE(n) :
-				 CAP_ALL_PROFILES & ~CAP_PROFILE(n);
-			t->cap |= CAP_GRAPH;
-			for (p = 0; p <= 9; p++) {
-				val.vu8 = p;
-				snprintf(msg, sizeof(msg),
-					 MSG("Flex parser profile %d is not supported on this device"),
-					 p);
-				if ((p == n) == only) {
-					KUNIT_EXPECT_EQ_MSG(test,
-							    fp_validate(test, profile_id, val),
-							    0, "cap 0x%08x profile %d",
-							    t->cap, p);
-					expect_msg(test, NULL);
-				} else {
-					KUNIT_EXPECT_EQ_MSG(test,
-							    fp_validate(test, profile_id, val),
-							    -EOPNOTSUPP,
-							    "cap 0x%08x profile %d",
-							    t->cap, p);
-					expect_msg(test, msg);
-				}
-				expect_accesses(test, 1);
-				expect_read(test, 0, HDR_CAP, TYPE_CAP);
-			}
-		}
+	for (n = 0; n <= 9; n++) {
+		t->cap = CAP_PROFILE(n) | CAP_GRAPH;
+		for (p = 0; p <= 9; p++)
+			expect_profile(test, p, p == n);
+
+		t->cap = (CAP_ALL_PROFILES & ~CAP_PROFILE(n)) | CAP_GRAPH;
+		for (p = 0; p <= 9; p++)
+			expect_profile(test, p, p != n);
 	}
 }
 
