@@ -28,6 +28,26 @@ target_sha256() {
 
 die() { echo "error: $*" >&2; exit 1; }
 
+# The series, each a tree it is sent to: net (patches/net/series, the fix), net-next (patches/series,
+# the l4data feature) and devlink (patches/devlink/series, the flex parser parameters). Each has its
+# directory of patches, its branch in the target's cached tree (scripts/apply) and, where
+# patches/DIR/TARGET/series exists, that target's own list.
+SERIES="net net-next devlink"
+series_dir() { if [ "$1" = net-next ]; then echo "$TOP/patches"; else echo "$TOP/patches/$1"; fi; }
+series_branch() { if [ "$1" = net-next ]; then echo series; else echo "$1-series"; fi; }
+series_list() {
+	local d
+	d=$(series_dir "$1")
+	if [ -f "$d/$2/series" ]; then echo "$d/$2/series"; else echo "$d/series"; fi
+}
+# series_for TARGET: the series that have a patch for TARGET (a target's list may be empty)
+series_for() {
+	local s
+	for s in $SERIES; do
+		! grep -q '^[^#[:space:]]' "$(series_list "$s" "$1")" || echo "$s"
+	done
+}
+
 src_dir() { echo "$CACHE/src/$1"; }	# pristine unpacked tree, a git repo at tag 'base'
 obj_dir() { echo "$CACHE/obj/$1${2:+-$2}"; }	# O= build directories
 
@@ -94,16 +114,20 @@ build_tree() {
 	build_tree_at "$(src_dir "$t")" "$@"
 }
 
+# config_tree_at SRC O: the configuration build_tree_at uses, made once
+config_tree_at() {
+	local src=$1 o=$2
+	mkdir -p "$o"
+	[ ! -f "$o/.config" ] || return 0
+	make -s -C "$src" O="$o" defconfig >/dev/null
+	"$src/scripts/config" --file "$o/.config" -m MLX5_CORE -e MLX5_CORE_EN -e MLX5_EN_RXNFC
+	make -s -C "$src" O="$o" olddefconfig >/dev/null
+}
+
 build_tree_at() {
 	local src=$1 o=$2
 	shift 2
-	mkdir -p "$o"
-	if [ ! -f "$o/.config" ]; then
-		make -s -C "$src" O="$o" defconfig >/dev/null
-		"$src/scripts/config" --file "$o/.config" -m MLX5_CORE -e MLX5_CORE_EN \
-			-e MLX5_EN_RXNFC
-		make -s -C "$src" O="$o" olddefconfig >/dev/null
-	fi
+	config_tree_at "$src" "$o"
 	make -s -C "$src" O="$o" -j"$(nproc)" modules_prepare >"$o/build.log" 2>&1 ||
 		{ cat "$o/build.log" >&2; return 1; }
 	if ! make -C "$src" O="$o" -j"$(nproc)" KBUILD_MODPOST_WARN=1 "$@" \
