@@ -1036,58 +1036,62 @@ static void l4data_match(struct kunit *test)
 {
 	struct pg_ctx *ctx = test->priv;
 	struct mlx5_parse_graph_node *node;
+	struct match *e;
 	void *c, *v;
-	struct match e;
 	int ip6;
+
+	/* Two match parameters are too much for the stack next to the rules */
+	e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, e);
 
 	hold(ctx, get_ok(ctx, 0, 146));	/* so that 253 gets sample id 1 */
 	node = get_ok(ctx, 0, 253);
 	hold(ctx, node);
 	for (ip6 = 0; ip6 < 2; ip6++) {
 		/* l4proto 253 l4data 0x12345673 m 0xfffffff0 */
-		sample_match(&e, ip6, 253, 1, 0xf, 0x3);
-		expect_match(test, l4_rule(ip6, 253, 0xff, 0x12345673, 0xfffffff0), node, &e,
+		sample_match(e, ip6, 253, 1, 0xf, 0x3);
+		expect_match(test, l4_rule(ip6, 253, 0xff, 0x12345673, 0xfffffff0), node, e,
 			     MLX5_MATCH_OUTER_HEADERS | MLX5_MATCH_MISC_PARAMETERS_4);
 
 		/* Bucket 0: l4data 0 m 0xfffffff0, a value of 0 under a mask */
-		sample_match(&e, ip6, 253, 1, 0xf, 0);
-		expect_match(test, l4_rule(ip6, 253, 0xff, 0, 0xfffffff0), node, &e,
+		sample_match(e, ip6, 253, 1, 0xf, 0);
+		expect_match(test, l4_rule(ip6, 253, 0xff, 0, 0xfffffff0), node, e,
 			     MLX5_MATCH_OUTER_HEADERS | MLX5_MATCH_MISC_PARAMETERS_4);
 
 		/* The whole dword, exact */
-		sample_match(&e, ip6, 253, 1, 0xffffffff, 0x89abcdef);
-		expect_match(test, l4_rule(ip6, 253, 0xff, 0x89abcdef, 0), node, &e,
+		sample_match(e, ip6, 253, 1, 0xffffffff, 0x89abcdef);
+		expect_match(test, l4_rule(ip6, 253, 0xff, 0x89abcdef, 0), node, e,
 			     MLX5_MATCH_OUTER_HEADERS | MLX5_MATCH_MISC_PARAMETERS_4);
 
 		/* No l4data: the protocol alone, fragments included, no node */
-		ip_match(&e, ip6, 253);
-		expect_match(test, l4_rule(ip6, 253, 0xff, 0, 0xffffffff), NULL, &e,
+		ip_match(e, ip6, 253);
+		expect_match(test, l4_rule(ip6, 253, 0xff, 0, 0xffffffff), NULL, e,
 			     MLX5_MATCH_OUTER_HEADERS);
 
 		/* TCP, exact: sport 0x1234, dport 0x5678 */
-		ip_match(&e, ip6, IPPROTO_TCP);
-		c = MLX5_ADDR_OF(fte_match_param, e.c, outer_headers);
-		v = MLX5_ADDR_OF(fte_match_param, e.v, outer_headers);
+		ip_match(e, ip6, IPPROTO_TCP);
+		c = MLX5_ADDR_OF(fte_match_param, e->c, outer_headers);
+		v = MLX5_ADDR_OF(fte_match_param, e->v, outer_headers);
 		MLX5_SET(fte_match_set_lyr_2_4, c, tcp_sport, 0xffff);
 		MLX5_SET(fte_match_set_lyr_2_4, v, tcp_sport, 0x1234);
 		MLX5_SET(fte_match_set_lyr_2_4, c, tcp_dport, 0xffff);
 		MLX5_SET(fte_match_set_lyr_2_4, v, tcp_dport, 0x5678);
-		expect_match(test, l4_rule(ip6, IPPROTO_TCP, 0xff, 0x12345678, 0), NULL, &e,
+		expect_match(test, l4_rule(ip6, IPPROTO_TCP, 0xff, 0x12345678, 0), NULL, e,
 			     MLX5_MATCH_OUTER_HEADERS);
 
 		/* UDP, dport only, value bits outside the mask */
-		ip_match(&e, ip6, IPPROTO_UDP);
+		ip_match(e, ip6, IPPROTO_UDP);
 		MLX5_SET(fte_match_set_lyr_2_4, c, udp_dport, 0xfff0);
 		MLX5_SET(fte_match_set_lyr_2_4, v, udp_dport, 0x1380);
 		expect_match(test, l4_rule(ip6, IPPROTO_UDP, 0xff, 0xabcd1389, 0xffff000f),
-			     NULL, &e, MLX5_MATCH_OUTER_HEADERS);
+			     NULL, e, MLX5_MATCH_OUTER_HEADERS);
 
 		/* UDP, sport only */
-		ip_match(&e, ip6, IPPROTO_UDP);
+		ip_match(e, ip6, IPPROTO_UDP);
 		MLX5_SET(fte_match_set_lyr_2_4, c, udp_sport, 0xff00);
 		MLX5_SET(fte_match_set_lyr_2_4, v, udp_sport, 0xab00);
 		expect_match(test, l4_rule(ip6, IPPROTO_UDP, 0xff, 0xabcd1389, 0x00ffffff),
-			     NULL, &e, MLX5_MATCH_OUTER_HEADERS);
+			     NULL, e, MLX5_MATCH_OUTER_HEADERS);
 	}
 }
 
