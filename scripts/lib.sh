@@ -45,6 +45,11 @@ target_orig() {
 # pinned source and no copy is in the cache: callers count the target as skipped.
 SOURCE_GONE=77
 
+# Every line the scripts can build (TARGETS: those scripts/test checks), and the lines whose pinned
+# and newest releases scripts/test load-tests. scripts/kernels makes README's table from these.
+ALL_TARGETS="7.3 6.12 6.18 6.1"
+LOADTEST_TARGETS="7.3 6.12"
+
 # orig_tarball DEBIAN-VERSION [SHA256]: print the path of the upstream tarball of Debian's 'linux'
 # source package DEBIAN-VERSION in $CACHE/orig, downloading it once. The checksum is the one the
 # archive's signed Sources index lists, and must be SHA256 when given (a pin). A tarball already in
