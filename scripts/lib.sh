@@ -97,8 +97,47 @@ orig_versions() {
 
 die() { echo "error: $*" >&2; exit 1; }
 
+# The series, each a tree it is sent to: net (patches/net/series, the fix), net-next (patches/series,
+# the l4data feature) and devlink (patches/devlink/series, the flex parser parameters). Each has its
+# directory of patches, its branch in the target's cached tree (scripts/apply) and, where
+# patches/DIR/TARGET/series exists, that target's own list.
+SERIES="net net-next devlink"
+series_dir() { if [ "$1" = net-next ]; then echo "$TOP/patches"; else echo "$TOP/patches/$1"; fi; }
+series_branch() { if [ "$1" = net-next ]; then echo series; else echo "$1-series"; fi; }
+series_list() {
+	local d
+	d=$(series_dir "$1")
+	if [ -f "$d/$2/series" ]; then echo "$d/$2/series"; else echo "$d/series"; fi
+}
+# series_for TARGET: the series that have a patch for TARGET (a target's list may be empty)
+series_for() {
+	local s
+	for s in $SERIES; do
+		! grep -q '^[^#[:space:]]' "$(series_list "$s" "$1")" || echo "$s"
+	done
+}
+
 src_dir() { echo "$CACHE/src/$1"; }	# pristine unpacked tree, a git repo at tag 'base'
 obj_dir() { echo "$CACHE/obj/$1${2:+-$2}"; }	# O= build directories
+
+# lock NAME: hold the cache's lock NAME ($CACHE/.lock-NAME, exclusive) until this process exits or
+# calls unlock NAME, so that two runs on one cache never write the same tree at once. A run that has
+# to wait says for what.
+declare -A LOCK_FD
+lock() {
+	local fd
+	mkdir -p "$CACHE"
+	exec {fd}>"$CACHE/.lock-$1"
+	if ! flock -n "$fd"; then
+		echo "waiting for another run on $CACHE ($1)" >&2
+		flock "$fd"
+	fi
+	LOCK_FD[$1]=$fd
+}
+unlock() { local fd=${LOCK_FD[$1]}; exec {fd}>&-; unset "LOCK_FD[$1]"; }
+# nolocks CMD...: run CMD without the locks this process holds (children inherit them, and one that
+# outlives the step, as git's background gc does, would hold the lock after unlock).
+nolocks() ( for fd in "${LOCK_FD[@]}"; do exec {fd}>&-; done; exec "$@" )
 
 # A private apt configuration for suites this Debian 12 machine does not list.
 # The mirror is the one the system's own apt already uses.
@@ -128,11 +167,13 @@ EOF
 		  -o Dir::State::Lists="$root/lists" -o Dir::Cache="$root/cache"
 		  -o Dir::Cache::archives="$root/archives" -o APT::Get::List-Cleanup=0)
 	mkdir -p "$root/cache"
+	lock apt
 	if ! cmp -s "$root/sources.list.new" "$root/sources.list" ||
 	   [ -z "$(find "$root/lists" -name '*Packages*' -mmin -1440 | head -n1)" ]; then
 		mv "$root/sources.list.new" "$root/sources.list"
 		apt-get "${APT_OPTS[@]}" update -qq >&2
 	fi
+	unlock apt
 }
 
 # build_tree TARGET O [make args...]: configure O (once) and build mlx5_core.ko from the target's tree
@@ -145,16 +186,20 @@ build_tree() {
 	build_tree_at "$(src_dir "$t")" "$@"
 }
 
+# config_tree_at SRC O: the configuration build_tree_at uses, made once
+config_tree_at() {
+	local src=$1 o=$2
+	mkdir -p "$o"
+	[ ! -f "$o/.config" ] || return 0
+	make -s -C "$src" O="$o" defconfig >/dev/null
+	"$src/scripts/config" --file "$o/.config" -m MLX5_CORE -e MLX5_CORE_EN -e MLX5_EN_RXNFC
+	make -s -C "$src" O="$o" olddefconfig >/dev/null
+}
+
 build_tree_at() {
 	local src=$1 o=$2
 	shift 2
-	mkdir -p "$o"
-	if [ ! -f "$o/.config" ]; then
-		make -s -C "$src" O="$o" defconfig >/dev/null
-		"$src/scripts/config" --file "$o/.config" -m MLX5_CORE -e MLX5_CORE_EN \
-			-e MLX5_EN_RXNFC
-		make -s -C "$src" O="$o" olddefconfig >/dev/null
-	fi
+	config_tree_at "$src" "$o"
 	make -s -C "$src" O="$o" -j"$(nproc)" modules_prepare >"$o/build.log" 2>&1 ||
 		{ cat "$o/build.log" >&2; return 1; }
 	if ! make -C "$src" O="$o" -j"$(nproc)" KBUILD_MODPOST_WARN=1 "$@" \
@@ -188,3 +233,17 @@ debian_versions() {
 
 # newest_release LINE: the upstream version of the newest linux-source-LINE in the archive.
 newest_release() { debian_versions "$1" | tail -n1 | sed 's/-[^-]*$//'; }
+
+# move_member FILE STRUCT MEMBER: FILE with the one-line declaration of STRUCT's MEMBER moved to the
+# end of the struct, on stdout (for distribution builds, patches/dist/append-members). Exit status 2
+# if the struct has no such member, 3 if it is under #if.
+move_member() {
+	awk -v s="$2" -v m="$3" '
+	$0 ~ "^struct " s " \\{" { ins = 1 }
+	ins && /^#if/ { depth++ }
+	ins && /^#endif/ { depth-- }
+	ins && line == "" && $0 ~ "^\t[^\t#].*[ \t*]" m "[ \t]*(;|\\[)" { line = $0; bad = depth > 0; next }
+	ins && /^};/ { if (line != "") print line; ins = 0 }
+	{ print }
+	END { exit line == "" ? 2 : bad ? 3 : 0 }' "$1"
+}

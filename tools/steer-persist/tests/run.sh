@@ -267,7 +267,8 @@ fi
 U=$T/units
 mkdir -p "$U"
 for u in flexl4-steer@.service flexl4-steer.service flexl4-steer.timer; do
-	sed "s#/usr/local/sbin/flexl4-steer#$S#" "$HERE/$u" >"$U/$u"
+	sed -e "s#/usr/local/sbin/flexl4-steer#$S#" \
+		-e "s#/usr/local/sbin/flexl4-loaded#$HERE/../../scripts/flexl4-loaded#" "$HERE/$u" >"$U/$u"
 done
 # the instance systemd makes from a port's sysfs path (udev's bare template); %i.device is that
 # port's device unit. A PCI port's path has ':', which systemd 252's 'systemd-analyze verify'
@@ -292,6 +293,9 @@ grep -q '^BindsTo=%i.device$' "$HERE/flexl4-steer@.service" &&
 	grep -q "^ExecStart=/usr/local/sbin/flexl4-steer apply %f$" "$HERE/flexl4-steer@.service" &&
 	grep -q "^ExecStop=/usr/local/sbin/flexl4-steer remove %f$" "$HERE/flexl4-steer@.service" &&
 	pass "the port's unit: bound to the port's device unit, applies and removes %f" || fail "unit specifiers"
+grep -q '^ExecStartPre=-/usr/local/sbin/flexl4-loaded$' "$HERE/flexl4-steer@.service" &&
+	pass "the port's unit: says first whether the loaded mlx5_core is ours (failure ignored)" ||
+	fail "the port's unit runs no flexl4-loaded"
 # A port named with '-' (review F27): the instance escapes it, %f gives the path back
 PH=/sys/devices/virtual/net/homa-rx
 IH=$(systemd-escape --path --template=flexl4-steer@.service "$PH")
@@ -320,12 +324,13 @@ fi
 R=$T/root
 make -s -C "$HERE" install DESTDIR="$R" >"$T/out" 2>&1
 n=0
-for f in usr/local/sbin/l4steer usr/local/sbin/flexl4-steer etc/systemd/system/flexl4-steer@.service \
-	 etc/systemd/system/flexl4-steer.timer etc/udev/rules.d/99-flexl4-steer.rules etc/flexl4/steer.conf; do
+for f in usr/local/sbin/l4steer usr/local/sbin/flexl4-steer usr/local/sbin/flexl4-loaded \
+	 etc/systemd/system/flexl4-steer@.service etc/systemd/system/flexl4-steer.timer \
+	 etc/udev/rules.d/99-flexl4-steer.rules etc/flexl4/steer.conf; do
 	[ -f "$R/$f" ] && n=$((n + 1))
 done
-[ $n -eq 6 ] && pass "make install: the tools, units, udev rule and an example config" ||
-	fail "make install" "$n of 6 files: $(cat "$T/out")"
+[ $n -eq 7 ] && pass "make install: the tools, units, udev rule and an example config" ||
+	fail "make install" "$n of 7 files: $(cat "$T/out")"
 FLEXL4_STEER_CONF=$R/etc/flexl4/steer.conf "$R/usr/local/sbin/flexl4-steer" check >"$T/out" 2>&1 &&
 	[ ! -s "$T/out" ] && pass "the example config parses (every line commented out)" || fail "example config" "$(cat "$T/out")"
 echo "dev=eth9 proto=1 field=dport buckets=2" >"$R/etc/flexl4/steer.conf"

@@ -1059,6 +1059,11 @@ static void l4data_match(struct kunit *test)
 		expect_match(test, l4_rule(ip6, 253, 0xff, 0x89abcdef, 0), node, &e,
 			     MLX5_MATCH_OUTER_HEADERS | MLX5_MATCH_MISC_PARAMETERS_4);
 
+		/* No l4data: the protocol alone, fragments included, no node */
+		ip_match(&e, ip6, 253);
+		expect_match(test, l4_rule(ip6, 253, 0xff, 0, 0xffffffff), NULL, &e,
+			     MLX5_MATCH_OUTER_HEADERS);
+
 		/* TCP, exact: sport 0x1234, dport 0x5678 */
 		ip_match(&e, ip6, IPPROTO_TCP);
 		c = MLX5_ADDR_OF(fte_match_param, e.c, outer_headers);

@@ -1,0 +1,649 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * KUnit tests of the flex parser devlink parameters: each callback is called
+ * as devlink calls it, and every MNVDA register access it makes is checked
+ * against a fake device.
+ */
+
+#include <kunit/device.h>
+#include <kunit/static_stub.h>
+#include <kunit/test.h>
+#include "mlx5_core.h"
+#include "flex_parser_param.h"
+
+/* The register contents are written out by hand from mlxconfig's database
+ * (Debian mstflint 4.31.0+1-4, usr/share/mstflint/mlxconfig_dbs/
+ * mlxconfig_host.db), not built with the layouts under test. MNVDA is a
+ * 3 dword header followed by the item: dword 0 holds access_mode (bits 23:22)
+ * and the item length (bits 8:0), dword 1 the type class (bits 31:24) and the
+ * parameter index, dword 2 the crc16 (bits 15:0).
+ */
+#define MNVDA_BYTES		(12 + 256)
+#define DATA			3
+#define CONF_DW			5		/* 20 byte item */
+
+#define HDR_CONF_NEXT		0x00000014	/* access_mode 0, 20 bytes */
+#define HDR_CONF_DEFAULT	0x00800014	/* access_mode 2 */
+#define HDR_CAP			0x00000010	/* 16 byte item */
+#define TYPE_CONF		0x0000000e	/* class 0, NV_FLEX_PARSER_CONF 14 */
+#define TYPE_CAP		0x0000000f	/* class 0, NV_FLEX_PARSER_CAP 15 */
+#define CRC			0x00005a5a	/* what the fake returns */
+
+/* NV_FLEX_PARSER_CONF dword 0: prog_parse_graph 0x0.31,
+ * flex_parser_profile_enable 0x0.0 (8 bits); dword 2:
+ * flex_ipv4_over_vxlan_port 0x8.0 (16 bits)
+ */
+#define CONF_GRAPH		0x80000000
+#define PORT			4789
+/* NV_FLEX_PARSER_CAP dword 0: flex_parser_profile_<N>_supported 0x0.(31 - N)
+ * for N = 0..9, prog_parse_graph_supported 0x0.0
+ */
+#define CAP_PROFILE(n)		BIT(31 - (n))
+#define CAP_ALL_PROFILES	0xffc00000
+#define CAP_GRAPH		BIT(0)
+
+#define MSG(s)			KBUILD_MODNAME ": " s
+#define MAX_ACCESSES		4
+
+static const u32 profile_id = MLX5_DEVLINK_PARAM_ID_FLEX_PARSER_PROFILE;
+static const u32 graph_id = MLX5_DEVLINK_PARAM_ID_PROG_PARSE_GRAPH;
+
+/* One MNVDA access: the register as the driver passed it (header and the
+ * first dwords of the item, CPU order) and whether the shared devlink
+ * instance was locked at that moment.
+ */
+struct fp_access {
+	bool write;
+	u32 reg[DATA + CONF_DW];
+	bool shd_locked;
+};
+
+struct fp_test {
+	struct devlink *devlink, *shd;
+	struct mlx5_core_dev *mdev;
+	/* the fake device: NV_FLEX_PARSER_CONF for the next boot and by
+	 * default, NV_FLEX_PARSER_CAP dword 0
+	 */
+	u32 next[CONF_DW], dflt[CONF_DW], cap;
+	int fail_at;		/* 1-based access that fails with fail_err */
+	int fail_err;
+	int n;
+	struct fp_access log[MAX_ACCESSES];
+	struct netlink_ext_ack extack;
+};
+
+static int fake_reg(struct mlx5_core_dev *dev, u32 *mnvda, size_t len,
+		    bool write)
+{
+	struct kunit *test = kunit_get_current_test();
+	__be32 *reg = (__force __be32 *)mnvda;
+	struct fp_test *t = test->priv;
+	struct fp_access *a;
+	u32 hdr, type, *src;
+	int i;
+
+	KUNIT_EXPECT_PTR_EQ(test, dev, t->mdev);
+	KUNIT_EXPECT_EQ(test, len, MNVDA_BYTES);
+	if (t->n >= MAX_ACCESSES) {
+		KUNIT_FAIL(test, "more than %d register accesses", MAX_ACCESSES);
+		return -EIO;
+	}
+	a = &t->log[t->n++];
+	a->write = write;
+	for (i = 0; i < ARRAY_SIZE(a->reg); i++)
+		a->reg[i] = be32_to_cpu(reg[i]);
+	if (t->shd) {
+		a->shd_locked = !devl_trylock(t->shd);
+		if (!a->shd_locked)
+			devl_unlock(t->shd);
+	}
+	if (t->n == t->fail_at)
+		return t->fail_err;
+
+	hdr = a->reg[0];
+	type = a->reg[1];
+	if (write) {
+		KUNIT_EXPECT_EQ(test, type, TYPE_CONF);
+		for (i = 0; i < CONF_DW; i++)
+			t->next[i] = a->reg[DATA + i];
+		return 0;
+	}
+	if (type == TYPE_CAP && hdr == HDR_CAP) {
+		reg[DATA] = cpu_to_be32(t->cap);
+		return 0;
+	}
+	if (type == TYPE_CONF && hdr == HDR_CONF_NEXT)
+		src = t->next;
+	else if (type == TYPE_CONF && hdr == HDR_CONF_DEFAULT)
+		src = t->dflt;
+	else
+		return -EINVAL;	/* the access check of the case fails */
+	reg[2] = cpu_to_be32(CRC);
+	for (i = 0; i < CONF_DW; i++)
+		reg[DATA + i] = cpu_to_be32(src[i]);
+	return 0;
+}
+
+static const struct devlink_ops fp_test_ops = {};
+
+static int fp_test_init(struct kunit *test)
+{
+	struct device *dev;
+	struct fp_test *t;
+
+	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	dev = kunit_device_register(test, "mlx5_flex_parser_param_test");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, dev);
+	t->devlink = devlink_alloc(&fp_test_ops, sizeof(*t->mdev), dev);
+	KUNIT_ASSERT_NOT_NULL(test, t->devlink);
+	t->mdev = devlink_priv(t->devlink);
+	t->mdev->device = dev;
+	test->priv = t;
+	kunit_activate_static_stub(test, mlx5_flex_parser_reg, fake_reg);
+	return 0;
+}
+
+static void fp_test_exit(struct kunit *test)
+{
+	struct fp_test *t = test->priv;
+
+	devlink_free(t->devlink);
+	if (t->shd)
+		devlink_free(t->shd);
+}
+
+static const struct devlink_param *fp_param(u32 id)
+{
+	int i;
+
+	for (i = 0; i < MLX5_FLEX_PARSER_NUM_PARAMS; i++)
+		if (mlx5_flex_parser_params[i].id == id)
+			return &mlx5_flex_parser_params[i];
+	return NULL;
+}
+
+/* Start a call: no access made yet, an empty extack */
+static struct fp_test *fp_call(struct kunit *test)
+{
+	struct fp_test *t = test->priv;
+
+	t->n = 0;
+	memset(t->log, 0, sizeof(t->log));
+	memset(&t->extack, 0, sizeof(t->extack));
+	return t;
+}
+
+static int fp_get(struct kunit *test, u32 id, bool dflt,
+		  union devlink_param_value *val)
+{
+	const struct devlink_param *p = fp_param(id);
+	struct fp_test *t = fp_call(test);
+	struct devlink_param_gset_ctx ctx = {
+		.cmode = DEVLINK_PARAM_CMODE_PERMANENT,
+	};
+	int err;
+
+	memset(&ctx.val, 0xaa, sizeof(ctx.val));
+	if (dflt)
+		err = p->get_default(t->devlink, id, &ctx, &t->extack);
+	else
+		err = p->get(t->devlink, id, &ctx, &t->extack);
+	*val = ctx.val;
+	return err;
+}
+
+static int fp_validate(struct kunit *test, u32 id,
+		       union devlink_param_value val)
+{
+	struct fp_test *t = fp_call(test);
+
+	return fp_param(id)->validate(t->devlink, id, &val, &t->extack);
+}
+
+static int fp_set(struct kunit *test, u32 id, union devlink_param_value val)
+{
+	struct fp_test *t = fp_call(test);
+	struct devlink_param_gset_ctx ctx = {
+		.val = val,
+		.cmode = DEVLINK_PARAM_CMODE_PERMANENT,
+	};
+
+	return fp_param(id)->set(t->devlink, id, &ctx, &t->extack);
+}
+
+static int fp_reset(struct kunit *test, u32 id)
+{
+	struct fp_test *t = fp_call(test);
+
+	return fp_param(id)->reset_default(t->devlink, id,
+					   DEVLINK_PARAM_CMODE_PERMANENT,
+					   &t->extack);
+}
+
+static void expect_msg(struct kunit *test, const char *msg)
+{
+	struct fp_test *t = test->priv;
+
+	if (!msg) {
+		KUNIT_EXPECT_NULL(test, t->extack._msg);
+		return;
+	}
+	KUNIT_ASSERT_NOT_NULL(test, t->extack._msg);
+	KUNIT_EXPECT_STREQ(test, t->extack._msg, msg);
+}
+
+/* Access @i read the item given by @hdr and @type */
+static void expect_read(struct kunit *test, int i, u32 hdr, u32 type)
+{
+	struct fp_test *t = test->priv;
+
+	KUNIT_ASSERT_LT(test, i, t->n);
+	KUNIT_EXPECT_FALSE_MSG(test, t->log[i].write, "access %d", i);
+	KUNIT_EXPECT_EQ_MSG(test, t->log[i].reg[0], hdr, "access %d", i);
+	KUNIT_EXPECT_EQ_MSG(test, t->log[i].reg[1], type, "access %d", i);
+}
+
+/* Access @i wrote NV_FLEX_PARSER_CONF for the next boot, as read back from
+ * the device, with dword 0 @dw0 and the port @port
+ */
+static void expect_write(struct kunit *test, int i, u32 dw0, u32 port)
+{
+	struct fp_test *t = test->priv;
+	u32 want[DATA + CONF_DW] = {
+		HDR_CONF_NEXT, TYPE_CONF, CRC, dw0, 0, port, 0, 0,
+	};
+
+	KUNIT_ASSERT_LT(test, i, t->n);
+	KUNIT_EXPECT_TRUE_MSG(test, t->log[i].write, "access %d", i);
+	KUNIT_EXPECT_MEMEQ(test, t->log[i].reg, want, sizeof(want));
+}
+
+static void expect_accesses(struct kunit *test, int n)
+{
+	struct fp_test *t = test->priv;
+
+	KUNIT_EXPECT_EQ(test, t->n, n);
+}
+
+static void fp_params_table(struct kunit *test)
+{
+	static const struct {
+		u32 id;
+		const char *name;
+		enum devlink_param_type type;
+	} want[] = {
+		{ MLX5_DEVLINK_PARAM_ID_FLEX_PARSER_PROFILE,
+		  "flex_parser_profile", DEVLINK_PARAM_TYPE_U8 },
+		{ MLX5_DEVLINK_PARAM_ID_PROG_PARSE_GRAPH,
+		  "prog_parse_graph", DEVLINK_PARAM_TYPE_BOOL },
+	};
+	const struct devlink_param *p;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		p = &mlx5_flex_parser_params[i];
+		KUNIT_EXPECT_EQ(test, p->id, want[i].id);
+		KUNIT_EXPECT_STREQ(test, p->name, want[i].name);
+		KUNIT_EXPECT_EQ(test, p->type, want[i].type);
+		KUNIT_EXPECT_FALSE(test, p->generic);
+		KUNIT_EXPECT_EQ(test, p->supported_cmodes,
+				BIT(DEVLINK_PARAM_CMODE_PERMANENT));
+		KUNIT_EXPECT_NOT_NULL(test, p->get);
+		KUNIT_EXPECT_NOT_NULL(test, p->set);
+		KUNIT_EXPECT_NOT_NULL(test, p->validate);
+		KUNIT_EXPECT_NOT_NULL(test, p->get_default);
+		KUNIT_EXPECT_NOT_NULL(test, p->reset_default);
+	}
+}
+
+/* get reads the value for the next boot, get_default the default */
+static void fp_get_next_and_default(struct kunit *test)
+{
+	struct fp_test *t = test->priv;
+	union devlink_param_value val;
+
+	t->next[0] = CONF_GRAPH | 4;
+	t->next[2] = PORT;
+	t->dflt[0] = 2;
+
+	KUNIT_EXPECT_EQ(test, fp_get(test, profile_id, false, &val), 0);
+	KUNIT_EXPECT_EQ(test, val.vu8, 4);
+	expect_accesses(test, 1);
+	expect_read(test, 0, HDR_CONF_NEXT, TYPE_CONF);
+	expect_msg(test, NULL);
+
+	KUNIT_EXPECT_EQ(test, fp_get(test, graph_id, false, &val), 0);
+	KUNIT_EXPECT_TRUE(test, val.vbool);
+	expect_accesses(test, 1);
+	expect_read(test, 0, HDR_CONF_NEXT, TYPE_CONF);
+
+	KUNIT_EXPECT_EQ(test, fp_get(test, profile_id, true, &val), 0);
+	KUNIT_EXPECT_EQ(test, val.vu8, 2);
+	expect_accesses(test, 1);
+	expect_read(test, 0, HDR_CONF_DEFAULT, TYPE_CONF);
+
+	KUNIT_EXPECT_EQ(test, fp_get(test, graph_id, true, &val), 0);
+	KUNIT_EXPECT_FALSE(test, val.vbool);
+	expect_accesses(test, 1);
+	expect_read(test, 0, HDR_CONF_DEFAULT, TYPE_CONF);
+}
+
+/* Each parameter is its own field: reserved bits are part of neither */
+static void fp_get_fields(struct kunit *test)
+{
+	static const struct {
+		u32 dw0;
+		u8 profile;
+		bool graph;
+	} cases[] = {
+		{ CONF_GRAPH, 0, true },
+		{ 3, 3, false },
+		{ 0x7fffff00 | 7, 7, false },
+		{ 0xff, 0xff, false },
+	};
+	struct fp_test *t = test->priv;
+	union devlink_param_value val;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		t->next[0] = cases[i].dw0;
+		t->next[2] = 0xffff;
+		KUNIT_EXPECT_EQ(test, fp_get(test, profile_id, false, &val), 0);
+		KUNIT_EXPECT_EQ_MSG(test, val.vu8, cases[i].profile,
+				    "dword 0x%08x", cases[i].dw0);
+		KUNIT_EXPECT_EQ(test, fp_get(test, graph_id, false, &val), 0);
+		KUNIT_EXPECT_EQ_MSG(test, val.vbool, cases[i].graph,
+				    "dword 0x%08x", cases[i].dw0);
+	}
+}
+
+/* A failed read is -EOPNOTSUPP, so that devlink's dump skips the parameter */
+static void fp_get_read_fails(struct kunit *test)
+{
+	struct fp_test *t = test->priv;
+	union devlink_param_value val;
+	int dflt;
+
+	t->fail_err = -EIO;
+	for (dflt = 0; dflt <= 1; dflt++) {
+		t->fail_at = 1;
+		KUNIT_EXPECT_EQ(test, fp_get(test, profile_id, dflt, &val),
+				-EOPNOTSUPP);
+		expect_msg(test, MSG("Failed to read flex parser configuration"));
+		expect_accesses(test, 1);
+		KUNIT_EXPECT_EQ(test, fp_get(test, graph_id, dflt, &val),
+				-EOPNOTSUPP);
+		expect_msg(test, MSG("Failed to read flex parser configuration"));
+	}
+}
+
+/* The range is checked before anything is read */
+static void fp_validate_range(struct kunit *test)
+{
+	union devlink_param_value val = { .vu8 = 10 };
+	struct fp_test *t = test->priv;
+
+	t->cap = CAP_ALL_PROFILES | CAP_GRAPH;
+	KUNIT_EXPECT_EQ(test, fp_validate(test, profile_id, val), -EINVAL);
+	expect_msg(test, MSG("Invalid flex parser profile 10, profiles are 0 to 9"));
+	expect_accesses(test, 0);
+
+	val.vu8 = 255;
+	KUNIT_EXPECT_EQ(test, fp_validate(test, profile_id, val), -EINVAL);
+	expect_msg(test, MSG("Invalid flex parser profile 255, profiles are 0 to 9"));
+	expect_accesses(test, 0);
+
+	val.vu8 = 9;
+	KUNIT_EXPECT_EQ(test, fp_validate(test, profile_id, val), 0);
+	expect_msg(test, NULL);
+	expect_accesses(test, 1);
+	expect_read(test, 0, HDR_CAP, TYPE_CAP);
+}
+
+/* Validate profile @p, which the capability does or does not (@ok) allow */
+static void expect_profile(struct kunit *test, int p, bool ok)
+{
+	union devlink_param_value val = { .vu8 = p };
+	char msg[NETLINK_MAX_FMTMSG_LEN];
+	struct fp_test *t = test->priv;
+
+	snprintf(msg, sizeof(msg),
+		 MSG("Flex parser profile %d is not supported on this device"), p);
+	KUNIT_EXPECT_EQ_MSG(test, fp_validate(test, profile_id, val),
+			    ok ? 0 : -EOPNOTSUPP, "cap 0x%08x profile %d",
+			    t->cap, p);
+	expect_msg(test, ok ? NULL : msg);
+	expect_accesses(test, 1);
+	expect_read(test, 0, HDR_CAP, TYPE_CAP);
+}
+
+/* Each profile is checked against its own capability bit, and only that */
+static void fp_validate_profile_cap(struct kunit *test)
+{
+	struct fp_test *t = test->priv;
+	int n, p;
+
+	for (n = 0; n <= 9; n++) {
+		t->cap = CAP_PROFILE(n) | CAP_GRAPH;
+		for (p = 0; p <= 9; p++)
+			expect_profile(test, p, p == n);
+
+		t->cap = (CAP_ALL_PROFILES & ~CAP_PROFILE(n)) | CAP_GRAPH;
+		for (p = 0; p <= 9; p++)
+			expect_profile(test, p, p != n);
+	}
+}
+
+static void fp_validate_graph_cap(struct kunit *test)
+{
+	union devlink_param_value val = { .vbool = true };
+	struct fp_test *t = test->priv;
+
+	t->cap = CAP_GRAPH;
+	KUNIT_EXPECT_EQ(test, fp_validate(test, graph_id, val), 0);
+	expect_msg(test, NULL);
+	expect_accesses(test, 1);
+	expect_read(test, 0, HDR_CAP, TYPE_CAP);
+
+	t->cap = CAP_ALL_PROFILES;
+	KUNIT_EXPECT_EQ(test, fp_validate(test, graph_id, val), -EOPNOTSUPP);
+	expect_msg(test, MSG("Programmable parse graph is not supported on this device"));
+	expect_accesses(test, 1);
+	expect_read(test, 0, HDR_CAP, TYPE_CAP);
+
+	/* turning it off needs no capability, not even a readable one */
+	val.vbool = false;
+	t->fail_at = 1;
+	t->fail_err = -EIO;
+	KUNIT_EXPECT_EQ(test, fp_validate(test, graph_id, val), 0);
+	expect_msg(test, NULL);
+	expect_accesses(test, 0);
+}
+
+static void fp_validate_cap_read_fails(struct kunit *test)
+{
+	union devlink_param_value val = { .vu8 = 4 };
+	struct fp_test *t = test->priv;
+
+	t->cap = CAP_ALL_PROFILES | CAP_GRAPH;
+	t->fail_err = -EIO;
+	t->fail_at = 1;
+	KUNIT_EXPECT_EQ(test, fp_validate(test, profile_id, val), -EOPNOTSUPP);
+	expect_msg(test, MSG("Failed to read flex parser capability"));
+	expect_accesses(test, 1);
+
+	val.vbool = true;
+	t->fail_at = 1;
+	KUNIT_EXPECT_EQ(test, fp_validate(test, graph_id, val), -EOPNOTSUPP);
+	expect_msg(test, MSG("Failed to read flex parser capability"));
+	expect_accesses(test, 1);
+}
+
+/* set reads the item for the next boot and writes it back with one field
+ * changed: the header as read, the other field and the port unchanged
+ */
+static void fp_set_fields(struct kunit *test)
+{
+	union devlink_param_value val = { .vu8 = 4 };
+	struct fp_test *t = test->priv;
+
+	t->next[0] = CONF_GRAPH;
+	t->next[2] = PORT;
+	t->dflt[0] = 0x55;
+	KUNIT_EXPECT_EQ(test, fp_set(test, profile_id, val), 0);
+	expect_msg(test, NULL);
+	expect_accesses(test, 2);
+	expect_read(test, 0, HDR_CONF_NEXT, TYPE_CONF);
+	expect_write(test, 1, CONF_GRAPH | 4, PORT);
+
+	val.vbool = false;
+	KUNIT_EXPECT_EQ(test, fp_set(test, graph_id, val), 0);
+	expect_accesses(test, 2);
+	expect_read(test, 0, HDR_CONF_NEXT, TYPE_CONF);
+	expect_write(test, 1, 4, PORT);
+
+	val.vbool = true;
+	KUNIT_EXPECT_EQ(test, fp_set(test, graph_id, val), 0);
+	expect_accesses(test, 2);
+	expect_write(test, 1, CONF_GRAPH | 4, PORT);
+
+	val.vu8 = 0;
+	KUNIT_EXPECT_EQ(test, fp_set(test, profile_id, val), 0);
+	expect_accesses(test, 2);
+	expect_write(test, 1, CONF_GRAPH, PORT);
+}
+
+static void fp_set_fails(struct kunit *test)
+{
+	union devlink_param_value val = { .vu8 = 4 };
+	struct fp_test *t = test->priv;
+
+	t->next[2] = PORT;
+	t->fail_err = -EIO;
+
+	/* the item cannot be read: nothing is written */
+	t->fail_at = 1;
+	KUNIT_EXPECT_EQ(test, fp_set(test, profile_id, val), -EOPNOTSUPP);
+	expect_msg(test, MSG("Failed to read flex parser configuration"));
+	expect_accesses(test, 1);
+
+	t->fail_at = 2;
+	KUNIT_EXPECT_EQ(test, fp_set(test, profile_id, val), -EIO);
+	expect_msg(test, MSG("Failed to write flex parser configuration"));
+	expect_accesses(test, 2);
+	expect_write(test, 1, 4, PORT);
+	KUNIT_EXPECT_EQ(test, t->next[0], 0);
+}
+
+/* reset_default writes the default of its own field only, and reads no
+ * capability: it works where the capability cannot be read
+ */
+static void fp_reset_default(struct kunit *test)
+{
+	struct fp_test *t = test->priv;
+
+	t->next[0] = CONF_GRAPH | 4;
+	t->next[2] = PORT;
+	t->dflt[0] = CONF_GRAPH | 0;
+	t->dflt[2] = 0x1234;
+	KUNIT_EXPECT_EQ(test, fp_reset(test, profile_id), 0);
+	expect_msg(test, NULL);
+	expect_accesses(test, 3);
+	expect_read(test, 0, HDR_CONF_DEFAULT, TYPE_CONF);
+	expect_read(test, 1, HDR_CONF_NEXT, TYPE_CONF);
+	expect_write(test, 2, CONF_GRAPH, PORT);
+
+	t->next[0] = 4;
+	t->dflt[0] = CONF_GRAPH | 9;
+	KUNIT_EXPECT_EQ(test, fp_reset(test, graph_id), 0);
+	expect_accesses(test, 3);
+	expect_read(test, 0, HDR_CONF_DEFAULT, TYPE_CONF);
+	expect_read(test, 1, HDR_CONF_NEXT, TYPE_CONF);
+	expect_write(test, 2, CONF_GRAPH | 4, PORT);
+}
+
+static void fp_reset_default_fails(struct kunit *test)
+{
+	struct fp_test *t = test->priv;
+
+	t->next[0] = 4;
+	t->next[2] = PORT;
+	t->fail_err = -ETIMEDOUT;
+
+	t->fail_at = 1;
+	KUNIT_EXPECT_EQ(test, fp_reset(test, profile_id), -EOPNOTSUPP);
+	expect_msg(test, MSG("Failed to read flex parser configuration"));
+	expect_accesses(test, 1);
+
+	t->fail_at = 2;
+	KUNIT_EXPECT_EQ(test, fp_reset(test, profile_id), -EOPNOTSUPP);
+	expect_msg(test, MSG("Failed to read flex parser configuration"));
+	expect_accesses(test, 2);
+
+	t->fail_at = 3;
+	KUNIT_EXPECT_EQ(test, fp_reset(test, graph_id), -ETIMEDOUT);
+	expect_msg(test, MSG("Failed to write flex parser configuration"));
+	expect_accesses(test, 3);
+	KUNIT_EXPECT_EQ(test, t->next[0], 4);
+}
+
+/* With a shared devlink instance, set and reset_default read and write the
+ * item under its lock, and release it
+ */
+static void fp_store_locks_shd(struct kunit *test)
+{
+	union devlink_param_value val = { .vu8 = 4 };
+	struct fp_test *t = test->priv;
+	int i;
+
+	t->shd = devlink_alloc(&fp_test_ops, 0, t->mdev->device);
+	KUNIT_ASSERT_NOT_NULL(test, t->shd);
+	t->mdev->shd = t->shd;
+
+	KUNIT_EXPECT_EQ(test, fp_set(test, profile_id, val), 0);
+	expect_accesses(test, 2);
+	for (i = 0; i < t->n; i++)
+		KUNIT_EXPECT_TRUE_MSG(test, t->log[i].shd_locked, "access %d", i);
+	KUNIT_EXPECT_EQ(test, devl_trylock(t->shd), 1);
+	devl_unlock(t->shd);
+
+	KUNIT_EXPECT_EQ(test, fp_reset(test, profile_id), 0);
+	expect_accesses(test, 3);
+	KUNIT_EXPECT_TRUE(test, t->log[1].shd_locked);
+	KUNIT_EXPECT_TRUE(test, t->log[2].shd_locked);
+
+	/* and on failure */
+	t->fail_at = 1;
+	t->fail_err = -EIO;
+	KUNIT_EXPECT_EQ(test, fp_set(test, profile_id, val), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, devl_trylock(t->shd), 1);
+	devl_unlock(t->shd);
+	t->mdev->shd = NULL;
+}
+
+static struct kunit_case fp_test_cases[] = {
+	KUNIT_CASE(fp_params_table),
+	KUNIT_CASE(fp_get_next_and_default),
+	KUNIT_CASE(fp_get_fields),
+	KUNIT_CASE(fp_get_read_fails),
+	KUNIT_CASE(fp_validate_range),
+	KUNIT_CASE(fp_validate_profile_cap),
+	KUNIT_CASE(fp_validate_graph_cap),
+	KUNIT_CASE(fp_validate_cap_read_fails),
+	KUNIT_CASE(fp_set_fields),
+	KUNIT_CASE(fp_set_fails),
+	KUNIT_CASE(fp_reset_default),
+	KUNIT_CASE(fp_reset_default_fails),
+	KUNIT_CASE(fp_store_locks_shd),
+	{}
+};
+
+static struct kunit_suite fp_test_suite = {
+	.name = "mlx5_flex_parser_param",
+	.init = fp_test_init,
+	.exit = fp_test_exit,
+	.test_cases = fp_test_cases,
+};
+
+kunit_test_suite(fp_test_suite);
