@@ -15,6 +15,8 @@ target_pkg() {
 	case "$1" in
 	7.3)  echo "linux-source-7.3 7.3.4-1~bpo13+1 trixie-backports" ;;
 	6.12) echo "linux-source-6.12 6.12.117-1 trixie-security" ;;
+	6.18) echo "linux 6.18.15-1~bpo13+1 trixie-backports" ;;	# k618: see target_orig
+	6.1)  echo "linux-source-6.1 6.1.192-3 bookworm-security" ;;	# k618: Debian 12's kernel
 	*) echo "unknown target '$1' (known: $TARGETS)" >&2; return 1 ;;
 	esac
 }
@@ -23,8 +25,75 @@ target_sha256() {
 	case "$1" in
 	7.3)  echo "703e369ddd4cce971452f5a593ee55df3a5c10c83caf0fa0df039633ed181ee3" ;;
 	6.12) echo "9141325315c7f1eca682113d185a8c77c82814aa6e32f7e127e61d6106403835" ;;
+	6.18) echo "fdf4c4d487c95b17a41cb38003faef86669e532a44fe702eb31a3390b6a60cca" ;;	# k618: the .orig.tar.xz
+	6.1)  echo "5259c57ca92092da39bd2ea803046da0e3c28f2b6a11ea20f6297468188ceb67" ;;	# k618
 	esac
 }
+
+# --- k618: targets whose source is the upstream tarball of Debian's 'linux' source package ---
+# (no linux-source-LINE .deb is left in the archive for them). target_orig TARGET prints the
+# tarball's file name, or fails for a target built from a linux-source .deb. The SHA-256 of
+# target_sha256 is the tarball's, as the signed Sources index lists it.
+target_orig() {
+	case "$1" in
+	6.18) echo "linux_6.18.15.orig.tar.xz" ;;
+	*) return 1 ;;
+	esac
+}
+
+# Exit status of scripts/get-sources (and so of scripts/apply) when the archive no longer has a
+# pinned source and no copy is in the cache: callers count the target as skipped.
+SOURCE_GONE=77
+
+# Every line the scripts can build (TARGETS: those scripts/test checks), and the lines whose pinned
+# and newest releases scripts/test load-tests. scripts/kernels makes README's table from these.
+ALL_TARGETS="7.3 6.12 6.18 6.1"
+LOADTEST_TARGETS="7.3 6.12"
+
+# orig_tarball DEBIAN-VERSION [SHA256]: print the path of the upstream tarball of Debian's 'linux'
+# source package DEBIAN-VERSION in $CACHE/orig, downloading it once. The checksum is the one the
+# archive's signed Sources index lists, and must be SHA256 when given (a pin). A tarball already in
+# $CACHE/orig (e.g. a copy put there by hand) is used after its checksum. When the archive does not
+# have it, says so in one line (naming where a copy goes) and exits with SOURCE_GONE.
+orig_tarball() {
+	local dver=$1 sha=${2:-} name line uri
+	name=linux_${dver%-*}.orig.tar.xz
+	mkdir -p "$CACHE/orig"
+	if [ ! -f "$CACHE/orig/$name" ]; then
+		[ -n "${APT_OPTS+x}" ] || apt_private
+		line=$(apt-get "${APT_OPTS[@]}" --print-uris source "linux=$dver" 2>/dev/null |
+			awk -v n="$name" '$2 == n' || true)
+		if [ -z "$line" ]; then
+			echo "skipped: the archive no longer lists $name (Debian's linux $dver); put a copy" \
+				"${sha:+with SHA-256 $sha }at $CACHE/orig/$name" >&2
+			exit "$SOURCE_GONE"
+		fi
+		[ -z "$sha" ] || [ "${line##* SHA256:}" = "$sha" ] ||
+			die "$name: the archive's index lists SHA-256 ${line##* SHA256:}, the pin is $sha"
+		sha=${line##* SHA256:}
+		uri=$(echo "$line" | cut -d"'" -f2)
+		if ! /usr/lib/apt/apt-helper download-file "$uri" "$CACHE/orig/$name.part" \
+			"SHA256:$sha" >&2; then
+			rm -f "$CACHE/orig/$name.part"
+			echo "skipped: $name (Debian's linux $dver) could not be downloaded; put a copy with" \
+				"SHA-256 $sha at $CACHE/orig/$name" >&2
+			exit "$SOURCE_GONE"
+		fi
+		mv "$CACHE/orig/$name.part" "$CACHE/orig/$name"
+	fi
+	[ -z "$sha" ] || echo "$sha  $CACHE/orig/$name" | sha256sum --quiet -c - >&2 ||
+		die "$CACHE/orig/$name: checksum mismatch (pinned $sha)"
+	echo "$CACHE/orig/$name"
+}
+
+# orig_versions LINE: Debian versions of the 'linux' source package of that line in the archive's
+# Sources index (e.g. 6.18.5-1~bpo13+1 ...), oldest first
+orig_versions() {
+	[ -n "${APT_OPTS+x}" ] || apt_private
+	apt-cache "${APT_OPTS[@]}" showsrc linux 2>/dev/null | sed -n 's/^Version: //p' |
+		grep "^${1//./\\.}\.[0-9]*-" | sort -uV || true
+}
+# --- end k618 ---
 
 die() { echo "error: $*" >&2; exit 1; }
 
@@ -88,8 +157,11 @@ apt_private() {
 deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror trixie main
 deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror trixie-backports main
 deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror trixie main
+deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror trixie-backports main
 deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror unstable main
 deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $security trixie-security main
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror bookworm main
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $security bookworm-security main
 EOF
 	APT_OPTS=(-o Dir::Etc::sourcelist="$root/sources.list" -o Dir::Etc::sourceparts=-
 		  -o Dir::State::Lists="$root/lists" -o Dir::Cache="$root/cache"
