@@ -10,12 +10,26 @@ queue, by the receiver's per-queue RX counters.
 
 import errno
 import socket
+import time
 
-from lib.py import ksft_run, ksft_exit, ksft_eq, ksft_gt, ksft_raises
-from lib.py import ksft_variants, KsftNamedVariant
-from lib.py import NetDrvEpEnv, EthtoolFamily, NetdevFamily, PSPFamily
-from lib.py import NlError, NetNSEnter
-from lib.py import defer, ethtool
+from lib.py import (
+    EthtoolFamily,
+    KsftNamedVariant,
+    NetdevFamily,
+    NetDrvEpEnv,
+    NetNSEnter,
+    NlError,
+    PSPFamily,
+    cmd,
+    defer,
+    ethtool,
+    ksft_eq,
+    ksft_exit,
+    ksft_gt,
+    ksft_raises,
+    ksft_run,
+    ksft_variants,
+)
 
 QUEUES = 4
 PSP_PORT = 1000
@@ -25,11 +39,11 @@ def toeplitz(key, data):
     """The Toeplitz hash of data (bytes) with key (bytes)."""
     k = int.from_bytes(key, "big")
     klen = len(key) * 8
-    h = 0
+    hval = 0
     for i in range(len(data) * 8):
         if data[i // 8] & (0x80 >> (i % 8)):
-            h ^= (k >> (klen - 32 - i)) & 0xffffffff
-    return h
+            hval ^= (k >> (klen - 32 - i)) & 0xffffffff
+    return hval
 
 
 def rss_queue(cfg, ipver, sport, dport):
@@ -49,6 +63,25 @@ def rx_queue_packets(cfg):
                                  dump=True)
     return {s["queue-id"]: s.get("rx-packets", 0)
             for s in stats if s["queue-type"] == "rx"}
+
+
+def wait_quiet(cfg):
+    """
+    Stop the remote's router solicitations and wait (up to 15 s) until the
+    local device has received nothing for 1.5 s: link-up chatter (RS, MLD)
+    would otherwise land on any queue.
+    """
+    cmd(f"sysctl -qw net.ipv6.conf.{cfg.remote_ifname}.router_solicitations=0",
+        host=cfg.remote)
+    deadline = time.monotonic() + 15
+    last, since = None, time.monotonic()
+    while time.monotonic() < deadline:
+        total = sum(rx_queue_packets(cfg).values())
+        if total != last:
+            last, since = total, time.monotonic()
+        elif time.monotonic() - since >= 1.5:
+            return
+        time.sleep(0.1)
 
 
 def psp_dev_id(pspnl, ifindex):
@@ -79,17 +112,18 @@ def connect(cfg, ipver):
 
 def associate(cfg, lsock, rsock, steer):
     """PSP both ways; the local end asks for a port with steer. The port."""
-    rx = cfg.pspnl.rx_assoc({"version": 0, "dev-id": cfg.psp_id,
-                             "sock-fd": lsock.fileno(), **steer})
+    rx_resp = cfg.pspnl.rx_assoc({"version": 0, "dev-id": cfg.psp_id,
+                                  "sock-fd": lsock.fileno(), **steer})
     peer_rx = cfg.peer_pspnl.rx_assoc({"version": 0, "dev-id": cfg.peer_psp_id,
                                        "sock-fd": rsock.fileno()})
     cfg.peer_pspnl.tx_assoc({"version": 0, "dev-id": cfg.peer_psp_id,
                              "sock-fd": rsock.fileno(),
-                             "tx-key": rx["rx-key"], "sport": rx["sport"]})
+                             "tx-key": rx_resp["rx-key"],
+                             "sport": rx_resp["sport"]})
     cfg.pspnl.tx_assoc({"version": 0, "dev-id": cfg.psp_id,
                         "sock-fd": lsock.fileno(),
                         "tx-key": peer_rx["rx-key"]})
-    return rx["sport"]
+    return rx_resp["sport"]
 
 
 def transfer(lsock, rsock, size):
@@ -146,18 +180,18 @@ def steer_sock(cfg, ipver):
 def no_steering(cfg):
     """Without steer attributes, rx-assoc returns no port."""
     lsock, _ = connect(cfg, "4")
-    rx = cfg.pspnl.rx_assoc({"version": 0, "dev-id": cfg.psp_id,
-                             "sock-fd": lsock.fileno()})
-    ksft_eq("sport" in rx, False)
+    rx_resp = cfg.pspnl.rx_assoc({"version": 0, "dev-id": cfg.psp_id,
+                                  "sock-fd": lsock.fileno()})
+    ksft_eq("sport" in rx_resp, False)
 
 
-def _refuse(cfg, steer, err, msg):
+def _refuse(cfg, steer, want_err, msg):
     lsock, _ = connect(cfg, "4")
-    with ksft_raises(NlError) as e:
+    with ksft_raises(NlError) as err:
         cfg.pspnl.rx_assoc({"version": 0, "dev-id": cfg.psp_id,
                             "sock-fd": lsock.fileno(), **steer})
-    ksft_eq(e.exception.error, err)
-    ksft_eq(e.exception.nl_msg.extack["msg"], msg)
+    ksft_eq(err.exception.error, want_err)
+    ksft_eq(err.exception.nl_msg.extack["msg"], msg)
 
 
 def refuse_ports_not_hashed(cfg):
@@ -165,7 +199,8 @@ def refuse_ports_not_hashed(cfg):
     ethtool(f"-N {cfg.ifname} rx-flow-hash udp4 sd")
     defer(ethtool, f"-N {cfg.ifname} rx-flow-hash udp4 sdfn")
     _refuse(cfg, {"steer-queue": 1}, errno.EOPNOTSUPP,
-            "No source port steers to queue 1: RSS does not hash the UDP ports (see rx-flow-hash udp4/udp6)")
+            "No source port steers to queue 1: "
+            "RSS does not hash the UDP ports (see rx-flow-hash udp4/udp6)")
 
 
 def refuse_queue_not_in_table(cfg):
@@ -173,7 +208,8 @@ def refuse_queue_not_in_table(cfg):
     ethtool(f"-X {cfg.ifname} equal 2")
     defer(ethtool, f"-X {cfg.ifname} default")
     _refuse(cfg, {"steer-queue": 3}, errno.ENOENT,
-            "No source port steers to queue 3: no RSS indirection table entry holds the queue")
+            "No source port steers to queue 3: "
+            "no RSS indirection table entry holds the queue")
 
 
 def main() -> None:
@@ -186,6 +222,7 @@ def main() -> None:
         with NetNSEnter(cfg.remote.name):
             cfg.peer_pspnl = PSPFamily()
             cfg.peer_psp_id = psp_dev_id(cfg.peer_pspnl, cfg.remote_ifindex)
+        wait_quiet(cfg)
         ksft_run([steer_queue, steer_sock, no_steering,
                   refuse_ports_not_hashed, refuse_queue_not_in_table],
                  args=(cfg,))

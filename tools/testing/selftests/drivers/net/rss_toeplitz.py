@@ -11,15 +11,32 @@ selects.
 import errno
 import random
 import socket
+import time
 
-from lib.py import ksft_run, ksft_exit, ksft_eq, ksft_raises, ksft_in
-from lib.py import ksft_variants, KsftNamedVariant
-from lib.py import NetDrvEpEnv, EthtoolFamily, NetdevFamily, NlError
-from lib.py import NetNSEnter
-from lib.py import CmdExitFailure, defer, ethtool
+from lib.py import (
+    CmdExitFailure,
+    EthtoolFamily,
+    KsftNamedVariant,
+    NetdevFamily,
+    NetDrvEpEnv,
+    NetNSEnter,
+    NlError,
+    cmd,
+    defer,
+    ethtool,
+    ksft_eq,
+    ksft_exit,
+    ksft_in,
+    ksft_raises,
+    ksft_run,
+    ksft_variants,
+)
 
 QUEUES = 4
 PACKETS = 20
+# RXH_IP_SRC | RXH_IP_DST, and RXH_L4_B_0_1 (the source port)
+RXH_SD = 0x30
+RXH_SDF = 0x70
 
 # Microsoft's RSS verification key
 MS_KEY = bytes.fromhex("6d5a56da255b0ec24167253d43a38fb0d0ca2bcbae7b30b4"
@@ -30,11 +47,11 @@ def toeplitz(key, data):
     """The Toeplitz hash of data (bytes) with key (bytes)."""
     k = int.from_bytes(key, "big")
     klen = len(key) * 8
-    h = 0
+    hval = 0
     for i in range(len(data) * 8):
         if data[i // 8] & (0x80 >> (i % 8)):
-            h ^= (k >> (klen - 32 - i)) & 0xffffffff
-    return h
+            hval ^= (k >> (klen - 32 - i)) & 0xffffffff
+    return hval
 
 
 def expected_queue(cfg, key, indir, ipver, sport, dport, ports=True):
@@ -55,15 +72,51 @@ def rx_queue_packets(cfg):
             for s in stats if s["queue-type"] == "rx"}
 
 
+def wait_quiet(cfg):
+    """
+    Stop the remote's router solicitations and wait (up to 15 s) until the
+    local device has received nothing for 1.5 s: link-up chatter (RS, MLD)
+    would otherwise land on any queue.
+    """
+    cmd(f"sysctl -qw net.ipv6.conf.{cfg.remote_ifname}.router_solicitations=0",
+        host=cfg.remote)
+    deadline = time.monotonic() + 15
+    last, since = None, time.monotonic()
+    while time.monotonic() < deadline:
+        total = sum(rx_queue_packets(cfg).values())
+        if total != last:
+            last, since = total, time.monotonic()
+        elif time.monotonic() - since >= 1.5:
+            return
+        time.sleep(0.1)
+
+
+def rx_queue_delta(cfg, before, count):
+    """
+    Packets per queue since before, once count arrived (or after 5 s) and
+    nothing more came for 0.1 s.
+    """
+    deadline = time.monotonic() + 5
+    last = None
+    while True:
+        after = rx_queue_packets(cfg)
+        got = {q: after[q] - before.get(q, 0) for q in after}
+        if time.monotonic() > deadline or \
+           (sum(got.values()) >= count and got == last):
+            return got
+        last = got
+        time.sleep(0.1)
+
+
 def send_udp(cfg, ipver, sport, dport, count):
     """Send count datagrams from the remote's sport to our dport."""
     fam = socket.AF_INET if ipver == "4" else socket.AF_INET6
     with NetNSEnter(cfg.remote.name):
-        s = socket.socket(fam, socket.SOCK_DGRAM)
-    with s:
-        s.bind((cfg.remote_addr_v[ipver], sport))
+        sock = socket.socket(fam, socket.SOCK_DGRAM)
+    with sock:
+        sock.bind((cfg.remote_addr_v[ipver], sport))
         for _ in range(count):
-            s.sendto(b"rss", (cfg.addr_v[ipver], dport))
+            sock.sendto(b"rss", (cfg.addr_v[ipver], dport))
 
 
 def set_rss(cfg, key, indir):
@@ -80,14 +133,15 @@ def check_steering(cfg, key, indir, ipver, flows, ports=True):
     with socket.socket(fam, socket.SOCK_DGRAM) as sink:
         sink.bind((cfg.addr_v[ipver], dport))
         # resolve the neighbours first, so that only the test's packets count
+        before = rx_queue_packets(cfg)
         send_udp(cfg, ipver, 1, dport, 1)
+        rx_queue_delta(cfg, before, 1)
         for sport in flows:
             want = expected_queue(cfg, key, indir, ipver, sport, dport, ports)
             before = rx_queue_packets(cfg)
             send_udp(cfg, ipver, sport, dport, PACKETS)
-            after = rx_queue_packets(cfg)
-            got = {q: after[q] - before.get(q, 0) for q in after}
-            ksft_eq(got, {q: PACKETS if q == want else 0 for q in after},
+            got = rx_queue_delta(cfg, before, PACKETS)
+            ksft_eq(got, {q: PACKETS if q == want else 0 for q in got},
                     comment=f"sport {sport} -> queue {want}")
 
 
@@ -148,17 +202,26 @@ def random_key_steer(cfg):
 
 def refusals(cfg):
     """What netdevsim RSS cannot do is refused."""
-    with ksft_raises(NlError) as e:
+    with ksft_raises(NlError) as err:
         cfg.ethnl.rss_set({"header": {"dev-index": cfg.ifindex},
                            "hfunc": 2})  # ETH_RSS_HASH_XOR
-    ksft_eq(e.exception.error, errno.EOPNOTSUPP)
-    ksft_eq(e.exception.nl_msg.extack["msg"],
+    ksft_eq(err.exception.error, errno.EOPNOTSUPP)
+    ksft_eq(err.exception.nl_msg.extack["msg"],
             "netdevsim: the only RSS hash function is Toeplitz")
 
     with ksft_raises(CmdExitFailure):
-        ethtool(f"-N {cfg.ifname} rx-flow-hash udp4 sdf")
-    with ksft_raises(CmdExitFailure):
-        ethtool(f"-N {cfg.ifname} rx-flow-hash sctp4 sd")
+        ethtool(f"-X {cfg.ifname} hfunc xor")
+
+    for flow, fields, msg in (
+            ("udp4", RXH_SDF,
+             "netdevsim: the hash fields must be sd (addresses) or sdfn (and ports)"),
+            ("sctp4", RXH_SD,
+             "netdevsim: only the hash fields of tcp4, udp4, tcp6 and udp6 can be set")):
+        with ksft_raises(NlError) as err:
+            cfg.ethnl.rss_set({"header": {"dev-index": cfg.ifindex},
+                               "flow-hash": {flow: fields}})
+        ksft_eq(err.exception.error, errno.EOPNOTSUPP, comment=flow)
+        ksft_eq(err.exception.nl_msg.extack["msg"], msg)
     ksft_in("L4 bytes 0 & 1 [TCP/UDP src port]",
             ethtool(f"-n {cfg.ifname} rx-flow-hash udp4").stdout)
 
@@ -168,6 +231,7 @@ def main() -> None:
     with NetDrvEpEnv(__file__, nsim_test=True, queue_count=QUEUES) as cfg:
         cfg.ethnl = EthtoolFamily()
         cfg.netnl = NetdevFamily()
+        wait_quiet(cfg)
         ksft_run([key_table_roundtrip, udp_ports_steer, udp_addrs_only,
                   random_key_steer, refusals], args=(cfg,))
     ksft_exit()
