@@ -203,8 +203,7 @@ int psp_rss_sport(const struct psp_rss *r, struct psp_dev *psd,
 	if (err == -ERANGE)
 		err = toeplitz_sport(&rss, &flow, queue, 1, 65535, pref, sport,
 				     &why);
-	if (err)
-		NL_SET_ERR_MSG_FMT(extack, "No source port steers to queue %u: %s",
-				   queue, why);
+	if (err)	/* each reason fits NETLINK_MAX_FMTMSG_LEN */
+		NL_SET_ERR_MSG_FMT(extack, "%s", why);
 	return err;
 }

@@ -23,6 +23,7 @@ from lib.py import (
     cmd,
     defer,
     ethtool,
+    ip,
     ksft_eq,
     ksft_exit,
     ksft_gt,
@@ -67,12 +68,19 @@ def rx_queue_packets(cfg):
 
 def wait_quiet(cfg):
     """
-    Stop the remote's router solicitations and wait (up to 15 s) until the
-    local device has received nothing for 1.5 s: link-up chatter (RS, MLD)
-    would otherwise land on any queue.
+    Keep other packets off the local queues: stop the remote's router
+    solicitations, make both ends' neighbours permanent (no ARP or ND
+    probes later), and wait (up to 15 s) until the local device has
+    received nothing for 1.5 s (link-up RS and MLD).
     """
     cmd(f"sysctl -qw net.ipv6.conf.{cfg.remote_ifname}.router_solicitations=0",
         host=cfg.remote)
+    for ipver in ("4", "6"):
+        ip(f"neigh replace {cfg.remote_addr_v[ipver]} "
+           f"lladdr {cfg.remote_dev['address']} dev {cfg.ifname} nud permanent")
+        ip(f"neigh replace {cfg.addr_v[ipver]} "
+           f"lladdr {cfg.dev['address']} dev {cfg.remote_ifname} nud permanent",
+           host=cfg.remote)
     deadline = time.monotonic() + 15
     last, since = None, time.monotonic()
     while time.monotonic() < deadline:
@@ -199,7 +207,6 @@ def refuse_ports_not_hashed(cfg):
     ethtool(f"-N {cfg.ifname} rx-flow-hash udp4 sd")
     defer(ethtool, f"-N {cfg.ifname} rx-flow-hash udp4 sdfn")
     _refuse(cfg, {"steer-queue": 1}, errno.EOPNOTSUPP,
-            "No source port steers to queue 1: "
             "RSS does not hash the UDP ports (see rx-flow-hash udp4/udp6)")
 
 
@@ -208,7 +215,6 @@ def refuse_queue_not_in_table(cfg):
     ethtool(f"-X {cfg.ifname} equal 2")
     defer(ethtool, f"-X {cfg.ifname} default")
     _refuse(cfg, {"steer-queue": 3}, errno.ENOENT,
-            "No source port steers to queue 3: "
             "no RSS indirection table entry holds the queue")
 
 

@@ -24,6 +24,7 @@ from lib.py import (
     cmd,
     defer,
     ethtool,
+    ip,
     ksft_eq,
     ksft_exit,
     ksft_in,
@@ -74,12 +75,19 @@ def rx_queue_packets(cfg):
 
 def wait_quiet(cfg):
     """
-    Stop the remote's router solicitations and wait (up to 15 s) until the
-    local device has received nothing for 1.5 s: link-up chatter (RS, MLD)
-    would otherwise land on any queue.
+    Keep other packets off the local queues: stop the remote's router
+    solicitations, make both ends' neighbours permanent (no ARP or ND
+    probes later), and wait (up to 15 s) until the local device has
+    received nothing for 1.5 s (link-up RS and MLD).
     """
     cmd(f"sysctl -qw net.ipv6.conf.{cfg.remote_ifname}.router_solicitations=0",
         host=cfg.remote)
+    for ipver in ("4", "6"):
+        ip(f"neigh replace {cfg.remote_addr_v[ipver]} "
+           f"lladdr {cfg.remote_dev['address']} dev {cfg.ifname} nud permanent")
+        ip(f"neigh replace {cfg.addr_v[ipver]} "
+           f"lladdr {cfg.dev['address']} dev {cfg.remote_ifname} nud permanent",
+           host=cfg.remote)
     deadline = time.monotonic() + 15
     last, since = None, time.monotonic()
     while time.monotonic() < deadline:
