@@ -69,9 +69,9 @@ def rx_queue_packets(cfg):
 def wait_quiet(cfg):
     """
     Keep other packets off the local queues: stop the remote's router
-    solicitations, make both ends' neighbours permanent (no ARP or ND
-    probes later), and wait (up to 15 s) until the local device has
-    received nothing for 1.5 s (link-up RS and MLD).
+    solicitations, make both ends' neighbours permanent (no ARP or
+    neighbour solicitation probes later), and wait (up to 15 s) until the
+    local device has received nothing for 1.5 s (link-up RS and MLD).
     """
     cmd(f"sysctl -qw net.ipv6.conf.{cfg.remote_ifname}.router_solicitations=0",
         host=cfg.remote)
