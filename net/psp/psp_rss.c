@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Source port steering: choose the UDP source port of the peer's PSP
+ * packets so that this device's RSS delivers them to a given queue.
+ */
+
+#include <linux/ethtool.h>
+#include <linux/netdevice.h>
+#include <linux/reciprocal_div.h>
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+#include <net/inet_sock.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+#include <net/netdev_lock.h>
+#include <net/psp.h>
+#include <net/toeplitz.h>
+
+#include "psp.h"
+
+/* The RSS configuration of a device, read before psd->lock is taken */
+struct psp_rss {
+	struct net_device *dev;
+	netdevice_tracker dev_tracker;
+	u32 fields_udp4;
+	u32 fields_udp6;
+	struct toeplitz_rss rss;
+	u8 data[];	/* the table, then the key */
+};
+
+static int psp_rss_read(struct net_device *dev, struct psp_rss **out,
+			struct netlink_ext_ack *extack)
+{
+	const struct ethtool_ops *ops = dev->ethtool_ops;
+	struct ethtool_rxfh_fields fields = {};
+	struct ethtool_rxfh_param rxfh = {};
+	struct psp_rss *r;
+	u32 indir_size, key_size;
+	int err;
+
+	if (!ops || !ops->get_rxfh || !ops->get_rxfh_indir_size ||
+	    !ops->get_rxfh_key_size || !ops->get_rxfh_fields) {
+		NL_SET_ERR_MSG(extack, "The device does not report its RSS configuration");
+		return -EOPNOTSUPP;
+	}
+	indir_size = ops->get_rxfh_indir_size(dev);
+	key_size = ops->get_rxfh_key_size(dev);
+	if (!indir_size || !key_size) {
+		NL_SET_ERR_MSG(extack, "The device has no RSS indirection table or key");
+		return -EOPNOTSUPP;
+	}
+
+	r = kzalloc_flex(*r, data, indir_size * sizeof(u32) + key_size,
+			 GFP_KERNEL);
+	if (!r)
+		return -ENOMEM;
+	rxfh.indir = (u32 *)r->data;
+	rxfh.indir_size = indir_size;
+	rxfh.key = r->data + indir_size * sizeof(u32);
+	rxfh.key_size = key_size;
+	err = ops->get_rxfh(dev, &rxfh);
+	if (err) {
+		NL_SET_ERR_MSG(extack, "Reading the device's RSS configuration failed");
+		goto err_free;
+	}
+
+	/* A flow type the device cannot report is one it does not hash */
+	fields.flow_type = UDP_V4_FLOW;
+	if (!ops->get_rxfh_fields(dev, &fields))
+		r->fields_udp4 = fields.data;
+	fields.flow_type = UDP_V6_FLOW;
+	fields.data = 0;
+	if (!ops->get_rxfh_fields(dev, &fields))
+		r->fields_udp6 = fields.data;
+
+	r->rss.key = rxfh.key;
+	r->rss.key_size = key_size;
+	r->rss.indir = rxfh.indir;
+	r->rss.indir_size = indir_size;
+	r->rss.hfunc = rxfh.hfunc;
+	r->rss.input_xfrm = rxfh.input_xfrm;
+	*out = r;
+	return 0;
+
+err_free:
+	kfree(r);
+	return err;
+}
+
+/**
+ * psp_rss_get() - read the RSS configuration of a socket's device
+ * @sk: the socket
+ * @out: set to the configuration, to release with psp_rss_put()
+ * @extack: the reason of a failure
+ *
+ * Reads the RSS key, indirection table, hash function and UDP hash fields
+ * of the device the socket's route uses, under rtnl_lock and the device's
+ * ops lock. Must be called without psd->lock, which nests inside them.
+ *
+ * Return: 0 or a negative errno.
+ */
+int psp_rss_get(struct sock *sk, struct psp_rss **out,
+		struct netlink_ext_ack *extack)
+{
+	struct net_device *dev = NULL;
+	netdevice_tracker tracker;
+	struct dst_entry *dst;
+	int err;
+
+	rcu_read_lock();
+	dst = __sk_dst_get(sk);
+	if (dst && dst->dev) {
+		dev = dst->dev;
+		netdev_hold(dev, &tracker, GFP_ATOMIC);
+	}
+	rcu_read_unlock();
+	if (!dev) {
+		NL_SET_ERR_MSG(extack, "The socket has no route to a device");
+		return -ENODEV;
+	}
+
+	rtnl_lock();
+	netdev_lock_ops(dev);
+	if (dev->reg_state == NETREG_REGISTERED) {
+		err = psp_rss_read(dev, out, extack);
+	} else {
+		NL_SET_ERR_MSG(extack, "The socket's device is going away");
+		err = -ENODEV;
+	}
+	netdev_unlock_ops(dev);
+	rtnl_unlock();
+
+	if (err) {
+		netdev_put(dev, &tracker);
+		return err;
+	}
+	(*out)->dev = dev;
+	(*out)->dev_tracker = tracker;
+	return 0;
+}
+
+void psp_rss_put(struct psp_rss *r)
+{
+	if (!r)
+		return;
+	netdev_put(r->dev, &r->dev_tracker);
+	kfree(r);
+}
+
+/**
+ * psp_rss_sport() - the source port that steers a socket's PSP Rx
+ * @r: the RSS configuration from psp_rss_get()
+ * @psd: the PSP device of the association
+ * @sk: the socket
+ * @queue: the receive queue
+ * @sport: set to the port
+ * @extack: the reason of a failure
+ *
+ * Chooses a port in the local port range, the one the socket's hash picks
+ * today if it reaches @queue, else the next that does; outside the range
+ * only if none in it does.
+ *
+ * Return: 0 or a negative errno with the reason in @extack.
+ */
+int psp_rss_sport(const struct psp_rss *r, struct psp_dev *psd,
+		  struct sock *sk, u32 queue, u16 *sport,
+		  struct netlink_ext_ack *extack)
+{
+	struct toeplitz_rss rss = r->rss;
+	struct toeplitz_flow flow = {
+		.dport = htons(PSP_DEFAULT_UDP_PORT),
+	};
+	u32 hash = sk->sk_hash;
+	const char *why;
+	int lo, hi, err;
+	u16 pref;
+
+	if (r->dev != psd->main_netdev) {
+		NL_SET_ERR_MSG(extack, "The socket's route does not use the PSP device");
+		return -EOPNOTSUPP;
+	}
+
+	flow.family = AF_INET;
+	flow.saddr = &sk->sk_daddr;
+	flow.daddr = &sk->sk_rcv_saddr;
+	rss.fields = r->fields_udp4;
+#if IS_ENABLED(CONFIG_IPV6)
+	if (sk->sk_family == AF_INET6 &&
+	    !ipv6_addr_v4mapped(&sk->sk_v6_daddr)) {
+		flow.family = AF_INET6;
+		flow.saddr = &sk->sk_v6_daddr;
+		flow.daddr = &sk->sk_v6_rcv_saddr;
+		rss.fields = r->fields_udp6;
+	}
+#endif
+
+	/* The port psp_write_headers() derives from the socket hash */
+	inet_get_local_port_range(sock_net(sk), &lo, &hi);
+	hash ^= hash << 16;
+	pref = reciprocal_scale(hash, hi - lo + 1) + lo;
+
+	err = toeplitz_sport(&rss, &flow, queue, lo, hi, pref, sport, &why);
+	if (err == -ERANGE)
+		err = toeplitz_sport(&rss, &flow, queue, 1, 65535, pref, sport,
+				     &why);
+	if (err)	/* each reason fits NETLINK_MAX_FMTMSG_LEN */
+		NL_SET_ERR_MSG_FMT(extack, "%s", why);
+	return err;
+}
