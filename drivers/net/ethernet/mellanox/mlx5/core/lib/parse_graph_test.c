@@ -539,6 +539,7 @@ static void set_##fld(struct mlx5_core_dev *mdev, u64 v)		\
 {									\
 	MLX5_SET(parse_graph_node_cap, PG_CAP(mdev), fld, v);		\
 }
+
 PG_CAP_SETTER(node_in)
 PG_CAP_SETTER(header_length_mode)
 PG_CAP_SETTER(sample_offset_mode)
