@@ -170,26 +170,11 @@ struct toeplitz_row {
 	u16 ports;	/* the source port bits whose columns XOR to @bits */
 };
 
-/* Add @ports to the null space basis @null, indexed by leading bit */
-static void toeplitz_null_add(u16 *null, u16 ports)
-{
-	int b;
-
-	for (b = 15; b >= 0; b--) {
-		if (!(ports & BIT(b)))
-			continue;
-		if (!null[b]) {
-			null[b] = ports;
-			return;
-		}
-		ports ^= null[b];
-	}
-}
-
 /*
- * Ports of a coset p + span(null), null in reduced echelon form with
- * p zero at every leading bit: element k in ascending order is p XOR the
- * basis vectors that the bits of k select, lowest leading bit first.
+ * Ports of a coset p + span(basis), the basis in reduced echelon form
+ * (each vector's leading bit in no other vector) and p zero at every
+ * leading bit: element k in ascending order is p XOR the basis vectors
+ * that the bits of k select, lowest leading bit first.
  */
 static u16 toeplitz_coset_elem(u16 p, const u16 *basis, int dim, u32 k)
 {
@@ -250,9 +235,9 @@ int toeplitz_sport(const struct toeplitz_rss *rss,
 	u32 after = TOEPLITZ_NO_PORT, wrapped = TOEPLITZ_NO_PORT;
 	struct toeplitz_row rows[32] = {};
 	u32 h0, mask, col[16], j;
-	u16 null[16] = {}, basis[16];
 	bool in_table = false;
-	int err, i, b, dim;
+	int err, i, b, dim = 0;
+	u16 basis[16];
 
 	err = toeplitz_flow_hash(rss, flow, 0, &h0, why);
 	if (err)
@@ -293,7 +278,12 @@ int toeplitz_sport(const struct toeplitz_rss *rss,
 		col[i] ^= h0;
 	}
 
-	/* Eliminate the columns; those that reduce to zero span the null space */
+	/*
+	 * Eliminate the columns in port bit order. One that reduces to zero
+	 * gives a null space vector: its own bit and earlier pivot columns'
+	 * bits, none of which leads another vector. So the vectors come in
+	 * reduced echelon form, lowest leading bit first.
+	 */
 	for (i = 0; i < 16; i++) {
 		u32 bits = col[i] & mask;
 		u16 ports = BIT(i);
@@ -310,18 +300,8 @@ int toeplitz_sport(const struct toeplitz_rss *rss,
 			ports ^= rows[b].ports;
 		}
 		if (!bits)
-			toeplitz_null_add(null, ports);
+			basis[dim++] = ports;
 	}
-	/* Reduced echelon form: each leading bit only in its own vector */
-	for (b = 0; b < 16; b++) {
-		for (i = b + 1; i < 16 && null[b]; i++)
-			if (null[i] & BIT(b))
-				null[i] ^= null[b];
-	}
-	dim = 0;
-	for (b = 0; b < 16; b++)
-		if (null[b])
-			basis[dim++] = null[b];
 
 	for (j = 0; j < rss->indir_size; j++) {
 		u32 target = (j ^ h0) & mask, port;
@@ -339,10 +319,7 @@ int toeplitz_sport(const struct toeplitz_rss *rss,
 		}
 		if (target)
 			continue;	/* no port reaches slot j */
-		for (b = 0; b < 16; b++)
-			if (null[b] && (p & BIT(b)))
-				p ^= null[b];
-
+		/* p has pivot bits only: zero at every leading bit of the basis */
 		port = toeplitz_coset_ceil(p, basis, dim, pref);
 		if (port <= hi && port < after)
 			after = port;
