@@ -8,15 +8,16 @@ CACHE=${FLEXL4_CACHE:-/var/cache/mlx5-flexl4}
 MLX5=drivers/net/ethernet/mellanox/mlx5/core
 DEFAULT_TARGET=7.3
 CODESPELL_DICT=/usr/lib/python3/dist-packages/codespell_lib/data/dictionary.txt
-TARGETS="7.3 6.12"
+# The lines scripts/test fetches and tests (the default of each step)
+TARGETS="7.3 6.12 6.18"
 
 # Pinned sources: target -> Debian package version, suite, sha256 of the .deb.
 target_pkg() {
 	case "$1" in
 	7.3)  echo "linux-source-7.3 7.3.4-1~bpo13+1 trixie-backports" ;;
 	6.12) echo "linux-source-6.12 6.12.117-1 trixie-security" ;;
-	6.18) echo "linux 6.18.15-1~bpo13+1 trixie-backports" ;;	# k618: see target_orig
-	6.1)  echo "linux-source-6.1 6.1.192-3 bookworm-security" ;;	# k618: Debian 12's kernel
+	6.18) echo "linux 6.18.15-1~bpo13+1 trixie-backports" ;;	# see target_orig
+	6.1)  echo "linux-source-6.1 6.1.192-3 bookworm-security" ;;	# Debian 12's kernel
 	*) echo "unknown target '$1' (known: $TARGETS)" >&2; return 1 ;;
 	esac
 }
@@ -25,12 +26,12 @@ target_sha256() {
 	case "$1" in
 	7.3)  echo "703e369ddd4cce971452f5a593ee55df3a5c10c83caf0fa0df039633ed181ee3" ;;
 	6.12) echo "9141325315c7f1eca682113d185a8c77c82814aa6e32f7e127e61d6106403835" ;;
-	6.18) echo "fdf4c4d487c95b17a41cb38003faef86669e532a44fe702eb31a3390b6a60cca" ;;	# k618: the .orig.tar.xz
-	6.1)  echo "5259c57ca92092da39bd2ea803046da0e3c28f2b6a11ea20f6297468188ceb67" ;;	# k618
+	6.18) echo "fdf4c4d487c95b17a41cb38003faef86669e532a44fe702eb31a3390b6a60cca" ;;	# the .orig.tar.xz
+	6.1)  echo "5259c57ca92092da39bd2ea803046da0e3c28f2b6a11ea20f6297468188ceb67" ;;
 	esac
 }
 
-# --- k618: targets whose source is the upstream tarball of Debian's 'linux' source package ---
+# --- targets whose source is the upstream tarball of Debian's 'linux' source package ---
 # (no linux-source-LINE .deb is left in the archive for them). target_orig TARGET prints the
 # tarball's file name, or fails for a target built from a linux-source .deb. The SHA-256 of
 # target_sha256 is the tarball's, as the signed Sources index lists it.
@@ -45,10 +46,16 @@ target_orig() {
 # pinned source and no copy is in the cache: callers count the target as skipped.
 SOURCE_GONE=77
 
-# Every line the scripts can build (TARGETS: those scripts/test checks), and the lines whose pinned
-# and newest releases scripts/test load-tests. scripts/kernels makes README's table from these.
+# Every line the scripts can build, and what scripts/test runs on which (scripts/kernels makes
+# README's table from these): every commit of every series built and checked, KUnit, planted
+# faults, and load tests of the pinned and the archive's newest release (6.18: the kernel
+# scripts/kernel618 builds). 6.18 and 6.1 are not checked commit by commit in CI, to keep a cold
+# run within its hour: scripts/check 6.18 / 6.1 do it by hand.
 ALL_TARGETS="7.3 6.12 6.18 6.1"
-LOADTEST_TARGETS="7.3 6.12"
+CHECK_TARGETS="7.3 6.12"
+KUNIT_TARGETS="7.3 6.12 6.18"
+FAULT_TARGETS="7.3 6.18"
+LOADTEST_TARGETS="7.3 6.12 6.1 6.18"
 
 # orig_tarball DEBIAN-VERSION [SHA256]: print the path of the upstream tarball of Debian's 'linux'
 # source package DEBIAN-VERSION in $CACHE/orig, downloading it once. The checksum is the one the
@@ -93,15 +100,16 @@ orig_versions() {
 	apt-cache "${APT_OPTS[@]}" showsrc linux 2>/dev/null | sed -n 's/^Version: //p' |
 		grep "^${1//./\\.}\.[0-9]*-" | sort -uV || true
 }
-# --- end k618 ---
+# --- end ---
 
 die() { echo "error: $*" >&2; exit 1; }
 
 # The series, each a tree it is sent to: net (patches/net/series, the fix), net-next (patches/series,
-# the l4data feature) and devlink (patches/devlink/series, the flex parser parameters). Each has its
-# directory of patches, its branch in the target's cached tree (scripts/apply) and, where
-# patches/DIR/TARGET/series exists, that target's own list.
-SERIES="net net-next devlink"
+# the l4data feature), devlink (patches/devlink/series, the flex parser parameters) and psp
+# (patches/psp/series, PSP source-port steering). Each has its directory of patches, its branch in
+# the target's cached tree (scripts/apply) and, where patches/DIR/TARGET/series exists, that
+# target's own list.
+SERIES="net net-next devlink psp"
 series_dir() { if [ "$1" = net-next ]; then echo "$TOP/patches"; else echo "$TOP/patches/$1"; fi; }
 series_branch() { if [ "$1" = net-next ]; then echo series; else echo "$1-series"; fi; }
 series_list() {
