@@ -49,10 +49,11 @@ SOURCE_GONE=77
 # Every line the scripts can build, and what scripts/test runs on which (scripts/kernels makes
 # README's table from these): every commit of every series built and checked, KUnit, planted
 # faults, and load tests of the pinned and the archive's newest release (6.18: the kernel
-# scripts/kernel618 builds). 6.18 and 6.1 are not checked commit by commit in CI, to keep a cold
-# run within its hour: scripts/check 6.18 / 6.1 do it by hand.
+# scripts/kernel618 builds). Only 7.3 is checked commit by commit in CI, to keep a cold run near
+# its hour (the older lines' KUnit and load tests still build their code): scripts/check 6.12 /
+# 6.18 / 6.1 do it by hand.
 ALL_TARGETS="7.3 6.12 6.18 6.1"
-CHECK_TARGETS="7.3 6.12"
+CHECK_TARGETS="7.3"
 KUNIT_TARGETS="7.3 6.12 6.18"
 FAULT_TARGETS="7.3 6.18"
 LOADTEST_TARGETS="7.3 6.12 6.1 6.18"
