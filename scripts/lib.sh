@@ -128,6 +128,15 @@ series_for() {
 src_dir() { echo "$CACHE/src/$1"; }	# pristine unpacked tree, a git repo at tag 'base'
 obj_dir() { echo "$CACHE/obj/$1${2:+-$2}"; }	# O= build directories
 
+# with_ccache: from here on, gcc is ccache's (its masquerading gcc first in PATH), for the steps
+# that compile the same file contents again: the check, whose commits go back to the base between
+# series, and the planted faults, each taken out again. kbuild's command lines keep plain gcc, so
+# build trees made without it are not rebuilt; depend mode spares a miss the extra preprocessor run.
+with_ccache() {
+	[ -x /usr/lib/ccache/gcc ] || die "no /usr/lib/ccache/gcc: run scripts/deps"
+	export PATH=/usr/lib/ccache:$PATH CCACHE_DIR=$CACHE/ccache CCACHE_DEPEND=1 CCACHE_MAXSIZE=4G
+}
+
 # lock NAME: hold the cache's lock NAME ($CACHE/.lock-NAME, exclusive) until this process exits or
 # calls unlock NAME, so that two runs on one cache never write the same tree at once. A run that has
 # to wait says for what.
@@ -208,10 +217,9 @@ build_tree_at() {
 	local src=$1 o=$2
 	shift 2
 	config_tree_at "$src" "$o"
-	make -s -C "$src" O="$o" -j"$(nproc)" modules_prepare >"$o/build.log" 2>&1 ||
-		{ cat "$o/build.log" >&2; return 1; }
+	# the .ko target makes modules_prepare (and syncconfig, when .config or a Kconfig changed) first
 	if ! make -C "$src" O="$o" -j"$(nproc)" KBUILD_MODPOST_WARN=1 "$@" \
-		"$MLX5/mlx5_core.ko" >>"$o/build.log" 2>&1; then
+		"$MLX5/mlx5_core.ko" >"$o/build.log" 2>&1; then
 		grep -E 'error|Error' "$o/build.log" >&2 || tail -20 "$o/build.log" >&2
 		return 1
 	fi
