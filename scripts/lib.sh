@@ -3,6 +3,12 @@
 
 set -euo pipefail
 
+# Where python3 is a version manager's shim (pyenv's, on these machines), each call costs half a
+# CPU-second before Python starts, and W=1 builds run kernel-doc, a Python script, on every file:
+# call the interpreter the shim resolves to directly.
+py3=$(python3 -c 'import sys; print(sys.executable)')
+[ "$(command -v python3)" = "$py3" ] || export PATH=${py3%/*}:$PATH
+
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE=${FLEXL4_CACHE:-/var/cache/mlx5-flexl4}
 MLX5=drivers/net/ethernet/mellanox/mlx5/core
