@@ -131,6 +131,48 @@ series_for() {
 	done
 }
 
+# kunit_kernel TARGET: "TREE DIR..." of TARGET's KUnit kernel, built in $CACHE/kunit/TARGET: the
+# series of TARGET that add a .kunitconfig (DIR: where), applied first, all in one tree. net-next
+# alone is its branch in the target's tree; with others (7.3: devlink), the tree is a worktree,
+# $CACHE/kunit/tree-TARGET, at a commit holding each of them on top of net-next (scripts/check shows
+# they git-am together), made without touching the work tree so that the checkout rewrites only
+# files that changed. net has no suite of its own; psp's runs in scripts/psp-test's kernel.
+kunit_kernel() {
+	local t=$1 src s k tree head dirs=() others=()
+	src=$(src_dir "$t")
+	for s in $(series_for "$t"); do
+		"$TOP/scripts/apply" "$t" "$s" >/dev/null
+		case $s in net|psp) continue ;; esac
+		k=$(git -C "$src" diff --name-only --diff-filter=A base "$(series_branch "$s")" -- |
+			grep '\.kunitconfig$' | head -n1 || true)
+		[ -n "$k" ] || die "the $s series adds no .kunitconfig"
+		dirs+=("$(dirname "$k")")
+		[ "$s" = net-next ] || others+=("$s")
+	done
+	tree=$src
+	if [ ${#others[@]} -gt 0 ]; then
+		tree=$CACHE/kunit/tree-$t
+		[ -d "$tree" ] || { git -C "$src" worktree prune
+				    git -C "$src" worktree add -q --detach "$tree" series; }
+		head=$(
+			export GIT_INDEX_FILE
+			GIT_INDEX_FILE=$(mktemp)
+			trap 'rm -f "$GIT_INDEX_FILE"' EXIT
+			git -C "$src" read-tree series
+			for s in "${others[@]}"; do
+				git -C "$src" diff base "$(series_branch "$s")" |
+					git -C "$src" apply --cached ||
+					die "the $s series does not apply on top of net-next"
+			done
+			GIT_AUTHOR_DATE="@0 +0000" GIT_COMMITTER_DATE="@0 +0000" git -C "$src" -c user.name=kunit \
+				-c user.email=kunit@localhost commit-tree "$(git -C "$src" write-tree)" \
+				-p series -m "KUnit: net-next, ${others[*]}"
+		)
+		git -C "$tree" checkout -q -f --detach "$head"
+	fi
+	echo "$tree ${dirs[*]}"
+}
+
 src_dir() { echo "$CACHE/src/$1"; }	# pristine unpacked tree, a git repo at tag 'base'
 obj_dir() { echo "$CACHE/obj/$1${2:+-$2}"; }	# O= build directories
 
