@@ -183,7 +183,7 @@ kunit_kernel() {
 # media): about 500 directories that each rebuild walks, most of a planted fault's time. Here the
 # .config is allnoconfig with what the kunitconfigs ask for (as kunit.py merged them, UML's
 # additions included) and scripts/kunit-um.config; kunit.py keeps a .config that holds its
-# kunitconfig. Rewritten only when it changes, so an unchanged configuration rebuilds nothing.
+# kunitconfig. Rewritten only when it changes.
 kunit_config() {
 	local tree=$1 build=$2
 	shift 2
@@ -193,12 +193,12 @@ kunit_config() {
 	cat "$build/last_used_kunitconfig" "$TOP/scripts/kunit-um.config" >"$build/small.config"
 	make -s -C "$tree" ARCH=um O="$build" KCONFIG_CONFIG=.config.small \
 		KCONFIG_ALLCONFIG="$build/small.config" allnoconfig >>"$build/config.log" 2>&1 || return 1
-	if cmp -s "$build/.config.small" "$build/.config"; then
-		rm "$build/.config.small"
-	else
-		mv "$build/.config.small" "$build/.config"
-	fi
+	update_file "$build/.config.small" "$build/.config"
 }
+
+# update_file NEW FILE: NEW becomes FILE unless they are the same; then FILE keeps its mtime, and a
+# build that reads it has nothing to redo
+update_file() { if cmp -s "$1" "$2"; then rm "$1"; else mv "$1" "$2"; fi; }
 
 # fault_series TARGET: the series whose faults scripts/test plants on TARGET
 fault_series() {
