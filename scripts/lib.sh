@@ -59,6 +59,9 @@ SOURCE_GONE=77
 # LINE or RELEASE, psp-test): CI has to fit in an hour on 2 cores with an empty cache (HACKING.md).
 ALL_TARGETS="7.3 6.12 6.18 6.1"
 CHECK_TARGETS="7.3"
+# On those, every commit of CHECK_SERIES is built (scripts/check --series); every series is checked
+# as it would be sent (checkpatch, MAINTAINERS, git am). The others' commits are built by hand.
+CHECK_SERIES="net net-next"
 KUNIT_TARGETS="6.18"
 LOADTEST_TARGETS="6.18 6.1"
 # The faults of each series of FAULT_SERIES are planted on the first line of FAULT_TARGETS that
