@@ -204,11 +204,14 @@ kunit_config() {
 # build that reads it has nothing to redo
 update_file() { if cmp -s "$1" "$2"; then rm "$1"; else mv "$1" "$2"; fi; }
 
+# in_list WORD LIST: whether WORD is one of the space-separated LIST
+in_list() { case " $2 " in *" $1 "*) return 0 ;; esac; return 1; }
+
 # fault_series TARGET: the series whose faults scripts/test plants on TARGET
 fault_series() {
 	local s u l=
 	for s in $(series_for "$1"); do
-		case " $FAULT_SERIES " in *" $s "*) ;; *) continue ;; esac
+		in_list "$s" "$FAULT_SERIES" || continue
 		for u in $FAULT_TARGETS; do
 			[ "$u" != "$1" ] || { l="$l $s"; break; }
 			! grep -qx "$s" <<<"$(series_for "$u")" || break
