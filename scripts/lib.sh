@@ -63,7 +63,7 @@ CHECK_TARGETS="7.3"
 # as it would be sent (checkpatch, MAINTAINERS, git am). The others' commits are built by hand.
 CHECK_SERIES="net net-next"
 KUNIT_TARGETS="6.18"
-LOADTEST_TARGETS="6.18 6.1"
+LOADTEST_TARGETS="6.1 6.18"
 # The faults of each series of FAULT_SERIES are planted on the first line of FAULT_TARGETS that
 # carries the series (fault_series): they plant the same text in the same new code on every line, so
 # one line shows that the suite catches them. devlink's (7.3 only) and psp's (with its kernel,
