@@ -11,6 +11,9 @@ py3=$(python3 -c 'import sys; print(sys.executable)')
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE=${FLEXL4_CACHE:-/var/cache/mlx5-flexl4}
+# make's jobs for each build; scripts/test, which runs builds side by side, sets FLEXL4_JOBS so that
+# they add up to the machine's CPUs
+JOBS=${FLEXL4_JOBS:-$(nproc)}
 MLX5=drivers/net/ethernet/mellanox/mlx5/core
 DEFAULT_TARGET=7.3
 CODESPELL_DICT=/usr/lib/python3/dist-packages/codespell_lib/data/dictionary.txt
@@ -312,7 +315,7 @@ build_tree_at() {
 	shift 2
 	config_tree_at "$src" "$o"
 	# the .ko target makes modules_prepare (and syncconfig, when .config or a Kconfig changed) first
-	if ! make -C "$src" O="$o" -j"$(nproc)" KBUILD_MODPOST_WARN=1 "$@" \
+	if ! make -C "$src" O="$o" -j"$JOBS" KBUILD_MODPOST_WARN=1 "$@" \
 		"$MLX5/mlx5_core.ko" >"$o/build.log" 2>&1; then
 		grep -E 'error|Error' "$o/build.log" >&2 || tail -20 "$o/build.log" >&2
 		return 1
