@@ -250,9 +250,6 @@ lock() {
 	LOCK_FD[$1]=$fd
 }
 unlock() { local fd=${LOCK_FD[$1]}; exec {fd}>&-; unset "LOCK_FD[$1]"; }
-# nolocks CMD...: run CMD without the locks this process holds (children inherit them, and one that
-# outlives the step, as git's background gc does, would hold the lock after unlock).
-nolocks() ( for fd in "${LOCK_FD[@]}"; do exec {fd}>&-; done; exec "$@" )
 
 # A private apt configuration for suites this Debian 12 machine does not list.
 # The mirror is the one the system's own apt already uses.
