@@ -44,8 +44,8 @@ scenario() {
 }
 # SIGINT at its default, as at a terminal: started from a background job of a script (SIGINT
 # ignored there), bash could not trap it, and the Ctrl-C scenario would see no interrupt
-firstrun() { env --default-signal=INT "$HERE/firstrun" -i ens1f1np1 -s root@192.0.2.1 -d 192.0.2.2 -r 192.0.2.1 \
-	-t "$HERE/tests/tree" "$@" >"$FAKE/stdout" 2>&1; }
+firstrun() { env --default-signal=INT "$HERE/firstrun" -i ens1f1np1 -s root@192.0.2.1 \
+	-d 192.0.2.2 -r 192.0.2.1 -t "$HERE/tests/tree" "$@" >"$FAKE/stdout" 2>&1; }
 
 scenario 1
 firstrun -o "$T/r1.txt"; rc=$?
