@@ -121,26 +121,79 @@ orig_versions() {
 
 die() { echo "error: $*" >&2; exit 1; }
 
-# The series, each a tree it is sent to: net (patches/net/series, the fix), net-next (patches/series,
-# the l4data feature), devlink (patches/devlink/series, the flex parser parameters) and psp
-# (patches/psp/series, PSP source-port steering). Each has its directory of patches, its branch in
-# the target's cached tree (scripts/apply) and, where patches/DIR/TARGET/series exists, that
-# target's own list.
+# The series, each sent to a tree of its own: net (the fix), net-next (the l4data feature), devlink
+# (the flex parser parameters) and psp (PSP source-port steering). Each is a directory
+# patches/SERIES (patches/README: the layout), a branch in each target's cached tree (scripts/apply)
+# and a mailable series (scripts/export).
 SERIES="net net-next devlink psp"
-series_dir() { if [ "$1" = net-next ]; then echo "$TOP/patches"; else echo "$TOP/patches/$1"; fi; }
+series_dir() { echo "$TOP/patches/$1"; }
 series_branch() { if [ "$1" = net-next ]; then echo series; else echo "$1-series"; fi; }
-series_list() {
-	local d
-	d=$(series_dir "$1")
-	if [ -f "$d/$2/series" ]; then echo "$d/$2/series"; else echo "$d/series"; fi
+# series_entries SERIES TARGET: the entries of SERIES that TARGET carries, "NAME FILE..." each: the
+# series file's, less the names of patches/SERIES/TARGET/omit ('*' there: all of them)
+series_entries() {
+	local d=$TOP/patches/$1 omit=
+	[ ! -f "$d/$2/omit" ] || omit=$(sed '/^#/d' "$d/$2/omit" | xargs)
+	awk -v omit=" $omit " '!/^#/ && NF && omit !~ / \* / && !index(omit, " " $1 " ")' "$d/series"
 }
-# series_for TARGET: the series that have a patch for TARGET (a target's list may be empty)
+# series_for TARGET: the series that have a patch for TARGET
 series_for() {
 	local s
 	for s in $SERIES; do
-		! grep -q '^[^#[:space:]]' "$(series_list "$s" "$1")" || echo "$s"
+		[ -z "$(series_entries "$s" "$1")" ] || echo "$s"
 	done
 }
+
+# A backport line's patches are derived from mainline's (DEFAULT_TARGET's): the mainline patch as it
+# is, or with its context cut to two lines (git apply -C2) where the full context does not match;
+# the new files through patches/SERIES/TARGET/new-files.sed. Only where that fails, or gives what
+# the line must not have, does patches/SERIES/TARGET/NAME hold the line's own port of NAME: its
+# edits to upstream files only (the message is always mainline's), after a "Ported-from:" line
+# naming the mainline patch's patch-id, so that a port left behind by a mainline change is found.
+# scripts/refresh writes the ports; scripts/refresh --check shows that each is still needed.
+
+# patch_id FILE: the stable patch-id of a patch's edits (empty for a patch of no edits)
+patch_id() { git patch-id --stable <"$1" | cut -d' ' -f1; }
+
+# derive_apply SERIES TARGET NAME [GIT-APPLY-OPTION...]: apply the mainline patch NAME in the
+# current directory the way TARGET derives it; on failure, git apply's error on stderr
+derive_apply() {
+	local p=$TOP/patches/$1/$3 t=$2
+	shift 3
+	grep -q '^diff --git ' "$p" || return 0	# a patch of new files only
+	if [ "$t" = "$DEFAULT_TARGET" ]; then git apply "$@" "$p"; return; fi
+	local err
+	git apply "$@" "$p" 2>/dev/null && return
+	err=$(git apply -C2 "$@" "$p" 2>&1) || { echo "$err" >&2; return 1; }
+}
+
+# line_apply SERIES TARGET NAME [GIT-APPLY-OPTION...]: apply NAME's edits to upstream files as
+# TARGET carries them, in the current directory: TARGET's port where there is one, else derived
+line_apply() {
+	local port=$TOP/patches/$1/$2/$3
+	if [ "$2" != "$DEFAULT_TARGET" ] && [ -f "$port" ]; then
+		shift 3
+		git apply "$@" "$port"
+	else
+		derive_apply "$@"
+	fi
+}
+
+# new_file SERIES TARGET FILE: the new FILE as TARGET has it (its new-files.sed applied), on stdout
+new_file() {
+	local sed=$TOP/patches/$1/$2/new-files.sed
+	if [ "$2" != "$DEFAULT_TARGET" ] && [ -f "$sed" ]; then sed -f "$sed" "$TOP/$3"; else cat "$TOP/$3"; fi
+}
+
+# series_inputs SERIES TARGET: a hash of every file of this repo that scripts/apply reads to make
+# SERIES' branch for TARGET; scripts/apply records it beside the branch, and scripts/refresh
+# refuses to write a branch back over files that have changed since it was made
+series_inputs() {
+	local d=$TOP/patches/$1 f
+	for f in "$d"/series "$d"/*.patch "$d/$2"/*; do [ ! -f "$f" ] || echo "$f"; done
+	series_entries "$1" "$2" | cut -s -d' ' -f2- | tr ' ' '\n' | sed "s#^#$TOP/#"
+} 2>/dev/null
+series_hash() { series_inputs "$1" "$2" | sort | xargs git hash-object | sha1sum | cut -c1-16; }
+applied_file() { echo "$(src_dir "$2")/.git/flexl4-applied-$1"; }
 
 # kunit_kernel TARGET: "TREE DIR..." of TARGET's KUnit kernel, built in $CACHE/kunit/TARGET: the
 # series of TARGET that add a .kunitconfig (DIR: where), applied first, all in one tree. net-next
