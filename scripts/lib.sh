@@ -56,7 +56,7 @@ target_orig() {
 SOURCE_GONE=77
 
 # Every line the scripts can build, and what scripts/test runs on which (scripts/kernels makes
-# README's table from these): every commit of every series built and checked, KUnit, planted
+# HACKING's tables from these): every commit of every series built and checked, KUnit, planted
 # faults, and the load test of the archive's newest release of the line into Debian's own image.
 # What is not here runs by hand (scripts/check, kunit, faults, loadtest LINE or RELEASE): CI has to
 # fit in an hour on 2 cores with an empty cache (HACKING.md). scripts/psp-test (the PSP series'
