@@ -401,6 +401,19 @@ debian_versions() {
 # newest_release LINE: the upstream version of the newest linux-source-LINE in the archive.
 newest_release() { debian_versions "$1" | tail -n1 | sed 's/-[^-]*$//'; }
 
+# symvers_drift STOCK OURS: the symbols the Module.symvers STOCK says mlx5_core exports that OURS
+# (our mlx5_core's) exports with another CRC ("SYMBOL (CRC, ours CRC)") or not at all
+# ("SYMBOL (not exported)"), one a line
+symvers_drift() {
+	awk -F'\t' 'NR == FNR { if ($3 ~ /(^|\/)mlx5_core$/) stock[$2] = tolower($1); next }
+		{ ours[$2] = tolower($1) }
+		END {
+			for (s in stock)
+				if (!(s in ours)) print s " (not exported)"
+				else if (ours[s] != stock[s]) print s " (" stock[s] ", ours " ours[s] ")"
+		}' "$1" "$2" | sort
+}
+
 # move_member FILE STRUCT MEMBER: FILE with the one-line declaration of STRUCT's MEMBER moved to the
 # end of the struct, on stdout (for distribution builds, patches/dist/append-members). Exit status 2
 # if the struct has no such member, 3 if it is under #if.
