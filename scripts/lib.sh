@@ -67,10 +67,10 @@ CHECK_TARGETS="7.3"
 # as it would be sent (checkpatch, MAINTAINERS, git am). The others' commits are built by hand.
 CHECK_SERIES="net net-next devlink psp"
 # KUnit and the faults on 7.3, the net-next line, which alone has every suite; 6.18's (the same
-# test code on a backport's core) by hand: a second UML kernel is a quarter of CI's hour.
+# test code on a backport's core) by hand: a second UML kernel cost 10 to 25 min of CI.
 KUNIT_TARGETS="7.3"
 # 6.18's load test (on the kernel scripts/kernel618 builds: Debian has no 6.18 image left) runs by
-# hand: it proves less than Debian's own images, for a kernel build's half hour of CI.
+# hand: it proves less than Debian's own images, for 14 min of CI (a kernel build, the most of it).
 LOADTEST_TARGETS="6.1 6.12"
 # The faults of each series of FAULT_SERIES are planted on the first line of FAULT_TARGETS that
 # carries the series (fault_series): they plant the same text in the same new code on every line, so
@@ -155,8 +155,9 @@ series_for() {
 # naming the mainline patch's patch-id, so that a port left behind by a mainline change is found.
 # scripts/refresh writes the ports; scripts/refresh --check shows that each is still needed.
 
-# patch_id FILE: the stable patch-id of a patch's edits (empty for a patch of no edits)
-patch_id() { git patch-id --stable <"$1" | cut -d' ' -f1; }
+# patch_id FILE: the patch-id of a patch's edits (empty for a patch of no edits)
+# (--verbatim: a whitespace change in mainline's patch is a change the port must follow)
+patch_id() { git patch-id --verbatim <"$1" | cut -d' ' -f1; }
 
 # derive_apply SERIES TARGET NAME [GIT-APPLY-OPTION...]: apply the mainline patch NAME in the
 # current directory the way TARGET derives it; on failure, git apply's error on stderr
@@ -194,9 +195,9 @@ new_file() {
 series_inputs() {
 	local d=$TOP/patches/$1 f
 	for f in "$d"/series "$d"/*.patch "$d/$2"/*; do [ ! -f "$f" ] || echo "$f"; done
-	series_entries "$1" "$2" | cut -s -d' ' -f2- | tr ' ' '\n' | sed "s#^#$TOP/#"
+	series_entries "$1" "$2" | cut -s -d' ' -f2- | tr ' ' '\n' | while read -r f; do echo "$TOP/$f"; done
 } 2>/dev/null
-series_hash() { series_inputs "$1" "$2" | sort | xargs git hash-object | sha1sum | cut -c1-16; }
+series_hash() { series_inputs "$1" "$2" | sort | git hash-object --stdin-paths | sha1sum | cut -c1-16; }
 applied_file() { echo "$(src_dir "$2")/.git/flexl4-applied-$1"; }
 
 # kunit_kernel TARGET: "TREE DIR..." of TARGET's KUnit kernel, built in $CACHE/kunit/TARGET: the
