@@ -159,6 +159,14 @@ series_for() {
 # (--verbatim: a whitespace change in mainline's patch is a change the port must follow)
 patch_id() { git patch-id --verbatim <"$1" | cut -d' ' -f1; }
 
+# patch_commit PATCH OUT: what a commit of the mainline patch PATCH holds besides its edits:
+# OUT.info, git mailinfo's Author:, Email:, Subject: and Date: lines, and OUT.msg, the message
+# (scripts/apply makes the commit of them; scripts/refresh checks a line's commit against them)
+patch_commit() {
+	git mailinfo -k "$2.body" /dev/null <"$1" >"$2.info"
+	{ sed -n 's/^Subject: //p' "$2.info"; echo; cat "$2.body"; } | git stripspace >"$2.msg"
+}
+
 # derive_apply SERIES TARGET NAME [GIT-APPLY-OPTION...]: apply the mainline patch NAME in the
 # current directory the way TARGET derives it; on failure, git apply's error on stderr
 derive_apply() {
