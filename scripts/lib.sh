@@ -76,7 +76,7 @@ LOADTEST_TARGETS="6.1 6.12"
 # carries the series (fault_series): they plant the same text in the same new code on every line, so
 # one line shows that the suite catches them. psp's are planted in scripts/psp-test's kernel.
 FAULT_TARGETS="7.3"
-FAULT_SERIES="net-next devlink psp"
+FAULT_SERIES="net net-next devlink psp"
 
 # orig_tarball DEBIAN-VERSION [SHA256]: print the path of the upstream tarball of Debian's 'linux'
 # source package DEBIAN-VERSION in $CACHE/orig, downloading it once. The checksum is the one the
@@ -210,16 +210,21 @@ applied_file() { echo "$(src_dir "$2")/.git/flexl4-applied-$1"; }
 
 # kunit_kernel TARGET: "TREE DIR..." of TARGET's KUnit kernel, built in $CACHE/kunit/TARGET: the
 # series of TARGET that add a .kunitconfig (DIR: where), applied first, all in one tree. net-next
-# alone is its branch in the target's tree; with others (7.3: devlink), the tree is a worktree,
+# alone is its branch in the target's tree; with others (7.3: net, devlink), the tree is a worktree,
 # $CACHE/kunit/tree-TARGET, at a commit holding each of them on top of net-next (scripts/check shows
 # they git-am together), made without touching the work tree so that the checkout rewrites only
-# files that changed. net has no suite of its own; psp's runs in scripts/psp-test's kernel.
+# files that changed. net has no suite of its own, but its fixes go under net-next's (the rule
+# cases of net-next's suite reproduce them), as net-next carries them once it takes the feature;
+# psp's suite runs in scripts/psp-test's kernel.
 kunit_kernel() {
 	local t=$1 src s k tree head dirs=() others=()
 	src=$(src_dir "$t")
 	for s in $(series_for "$t"); do
 		"$TOP/scripts/apply" "$t" "$s" >/dev/null
-		case $s in net|psp) continue ;; esac
+		case $s in
+		psp) continue ;;
+		net) others+=(net); continue ;;	# net-next has the net fixes when it takes the feature
+		esac
 		k=$(git -C "$src" diff --name-only --diff-filter=A base "$(series_branch "$s")" -- |
 			grep '\.kunitconfig$' | head -n1 || true)
 		[ -n "$k" ] || die "the $s series adds no .kunitconfig"

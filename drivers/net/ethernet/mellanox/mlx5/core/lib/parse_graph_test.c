@@ -13,9 +13,12 @@
  * ids. A firmware reset forgets every object, and a command on an object id
  * from before it fails the test.
  *
- * The ethtool side is tested as far as en_fs_ethtool.c goes before flow
- * steering: the match it builds and the rules it refuses. Nothing in the
- * command interface or fs_core is replaced.
+ * The ethtool side is tested twice: in the first suite, on a netdev without
+ * flow steering, the match that en_fs_ethtool.c builds and the rules it
+ * refuses; in the second, with fs_core's own NIC RX tree whose root sends
+ * its flow table commands to a recorder, rules installed, replaced and
+ * deleted through mlx5e_ethtool_set_rxnfc() as ethtool does. The command
+ * interface is never reached.
  */
 
 #include <kunit/device.h>
@@ -27,6 +30,8 @@
 #include "mlx5_core.h"
 #include "en.h"
 #include "en/fs_ethtool.h"
+#include "fs_core.h"
+#include "fs_cmd.h"
 #include "lib/parse_graph.h"
 
 #define FW_MAX_NODES	16
@@ -79,6 +84,43 @@ struct fw_model {
 	u32 last_create[MLX5_ST_SZ_DW(create_flex_parse_graph_in)];
 };
 
+/* The flow table commands of fs_core (installed rules) */
+enum ft_op {
+	FT_CREATE_TABLE = 1,
+	FT_DESTROY_TABLE,
+	FT_MODIFY_TABLE,
+	FT_CREATE_GROUP,
+	FT_DESTROY_GROUP,
+	FT_CREATE_FTE,
+	FT_UPDATE_FTE,
+	FT_DELETE_FTE,
+	FT_ROOT,
+};
+
+struct ft_cmd {
+	enum ft_op op;
+	u32 table;
+};
+
+/* What the last CREATE_FTE wrote */
+struct ft_entry {
+	u32 table;
+	u8 enable;
+	u32 c[MLX5_ST_SZ_DW_MATCH_PARAM];
+	u32 v[MLX5_ST_SZ_DW_MATCH_PARAM];
+	u32 action;
+	u32 dests;
+};
+
+struct ft_model {
+	u32 next_id;
+	enum ft_op fail_op;		/* fail the next command of this kind */
+	unsigned int tables, groups, ftes;
+	struct ft_cmd log[FW_LOG_LEN];
+	unsigned int n_log;
+	struct ft_entry last;
+};
+
 struct pg_ctx {
 	struct kunit *test;
 	struct fw_model fw;
@@ -86,6 +128,7 @@ struct pg_ctx {
 	struct mlx5e_priv *priv;
 	struct mlx5_parse_graph_node *held[4];	/* put at the end of the test */
 	unsigned int n_held;
+	struct ft_model ft;
 };
 
 static const int pg_cap_types[] = {
@@ -896,10 +939,18 @@ static void cleanup_leaked_node(struct kunit *test)
 
 /* ---- debugfs ---- */
 
+/* The file of @mdev shows @want: read as its open would, with the private
+ * data it was created with
+ */
 static void expect_debugfs(struct kunit *test, struct mlx5_core_dev *mdev, const char *want)
 {
-	struct seq_file file = { .private = mdev->parse_graph, .size = 1024 };
+	struct seq_file file = { .size = 1024 };
+	struct dentry *dentry;
 
+	dentry = debugfs_lookup("parse_graph", mdev->priv.dbg.dbg_root);
+	KUNIT_ASSERT_NOT_NULL(test, dentry);
+	file.private = d_inode(dentry)->i_private;
+	dput(dentry);
 	file.buf = kunit_kzalloc(test, file.size, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, file.buf);
 	KUNIT_EXPECT_EQ(test, mlx5_pg_debugfs_show(&file, NULL), 0);
@@ -1229,6 +1280,27 @@ static void function_without_state(struct kunit *test)
 	EXPECT_NO_COMMAND(test, &ctx->fw);
 }
 
+/* A function whose state could not be allocated holds ERR_PTR(-ENOMEM):
+ * it refuses nodes and rules that need them, has no debugfs file, and
+ * teardown passes it by
+ */
+static void state_alloc_failed(struct kunit *test)
+{
+	struct pg_ctx *ctx = test->priv;
+	struct mlx5_core_dev *mdev = ctx->mdev[0];
+	struct ethtool_rx_flow_spec fs;
+
+	mlx5_parse_graph_destroy(mdev->parse_graph);
+	mdev->parse_graph = ERR_PTR(-ENOMEM);
+	KUNIT_EXPECT_NULL(test, debugfs_lookup("parse_graph", mdev->priv.dbg.dbg_root));
+	KUNIT_EXPECT_EQ(test, get_err(ctx, 0, 253), -EOPNOTSUPP);
+	fs = l4_rule(false, 253, 0xff, 3, 0xfffffff0);
+	KUNIT_EXPECT_EQ(test, mlx5e_ethtool_flow_replace(ctx->priv, &fs, 0), -EOPNOTSUPP);
+	EXPECT_NO_COMMAND(test, &ctx->fw);
+	mlx5_parse_graph_destroy(mdev->parse_graph);
+	mdev->parse_graph = NULL;
+}
+
 /* A rule whose node exists but whose table cannot be created (this netdev
  * has no flow steering) drops the node again; a rule that needs no node
  * sends nothing
@@ -1259,6 +1331,564 @@ static void l4data_table_fails(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, num_rules(ctx), 0);
 }
 
+/* ---- installed rules: fs_core with flow commands of the test's own ----
+ *
+ * fs_core sends every flow table command through its root namespace's
+ * struct mlx5_flow_cmds. The tests build the NIC RX tree as fs_core does
+ * (without the anchor table, which needs firmware) and give its root a table
+ * that records each command and can fail one: rules then go through
+ * mlx5e_ethtool_set_rxnfc() and fs_core as on a device.
+ */
+
+static struct ft_model *ft_model(void)
+{
+	return &((struct pg_ctx *)kunit_get_current_test()->priv)->ft;
+}
+
+/* Log @op on @table; the command fails if it is the one to fail */
+static int ft_record(enum ft_op op, u32 table)
+{
+	struct ft_model *ft = ft_model();
+
+	if (ft->n_log < FW_LOG_LEN)
+		ft->log[ft->n_log] = (struct ft_cmd){ op, table };
+	ft->n_log++;
+	if (op != ft->fail_op)
+		return 0;
+	ft->fail_op = 0;
+	return -EIO;
+}
+
+static int ft_create_table(struct mlx5_flow_root_namespace *ns, struct mlx5_flow_table *t,
+			   struct mlx5_flow_table_attr *attr, struct mlx5_flow_table *next_ft)
+{
+	struct ft_model *ft = ft_model();
+	int err = ft_record(FT_CREATE_TABLE, ft->next_id);
+
+	if (err)
+		return err;
+	/* Firmware gives a table the size asked for, in a power of two */
+	t->id = ft->next_id++;
+	t->max_fte = roundup_pow_of_two(attr->max_fte);
+	ft->tables++;
+	return 0;
+}
+
+static int ft_destroy_table(struct mlx5_flow_root_namespace *ns, struct mlx5_flow_table *t)
+{
+	ft_model()->tables--;
+	return ft_record(FT_DESTROY_TABLE, t->id);
+}
+
+static int ft_modify_table(struct mlx5_flow_root_namespace *ns, struct mlx5_flow_table *t,
+			   struct mlx5_flow_table *next_ft)
+{
+	return ft_record(FT_MODIFY_TABLE, t->id);
+}
+
+static int ft_create_group(struct mlx5_flow_root_namespace *ns, struct mlx5_flow_table *t,
+			   u32 *in, struct mlx5_flow_group *fg)
+{
+	struct ft_model *ft = ft_model();
+	int err = ft_record(FT_CREATE_GROUP, t->id);
+
+	if (err)
+		return err;
+	fg->id = ft->next_id++;
+	ft->groups++;
+	return 0;
+}
+
+static int ft_destroy_group(struct mlx5_flow_root_namespace *ns, struct mlx5_flow_table *t,
+			    struct mlx5_flow_group *fg)
+{
+	ft_model()->groups--;
+	return ft_record(FT_DESTROY_GROUP, t->id);
+}
+
+static int ft_create_fte(struct mlx5_flow_root_namespace *ns, struct mlx5_flow_table *t,
+			 struct mlx5_flow_group *fg, struct fs_fte *fte)
+{
+	struct ft_model *ft = ft_model();
+	int err = ft_record(FT_CREATE_FTE, t->id);
+
+	if (err)
+		return err;
+	ft->ftes++;
+	ft->last.table = t->id;
+	ft->last.enable = fg->mask.match_criteria_enable;
+	memcpy(ft->last.c, fg->mask.match_criteria, sizeof(ft->last.c));
+	memcpy(ft->last.v, fte->val, sizeof(ft->last.v));
+	ft->last.action = fte->act_dests.action.action;
+	ft->last.dests = fte->act_dests.dests_size;
+	return 0;
+}
+
+static int ft_update_fte(struct mlx5_flow_root_namespace *ns, struct mlx5_flow_table *t,
+			 struct mlx5_flow_group *fg, int modify_mask, struct fs_fte *fte)
+{
+	return ft_record(FT_UPDATE_FTE, t->id);
+}
+
+static int ft_delete_fte(struct mlx5_flow_root_namespace *ns, struct mlx5_flow_table *t,
+			 struct fs_fte *fte)
+{
+	ft_model()->ftes--;
+	return ft_record(FT_DELETE_FTE, t->id);
+}
+
+static int ft_update_root(struct mlx5_flow_root_namespace *ns, struct mlx5_flow_table *t,
+			  u32 underlay_qpn, bool disconnect)
+{
+	return ft_record(FT_ROOT, t->id);
+}
+
+static int ft_ns_ok(struct mlx5_flow_root_namespace *ns)
+{
+	return 0;
+}
+
+static u32 ft_no_caps(struct mlx5_flow_root_namespace *ns, enum fs_flow_table_type type)
+{
+	return 0;
+}
+
+static const struct mlx5_flow_cmds ft_cmds = {
+	.create_flow_table = ft_create_table,
+	.destroy_flow_table = ft_destroy_table,
+	.modify_flow_table = ft_modify_table,
+	.create_flow_group = ft_create_group,
+	.destroy_flow_group = ft_destroy_group,
+	.create_fte = ft_create_fte,
+	.update_fte = ft_update_fte,
+	.delete_fte = ft_delete_fte,
+	.update_root_ft = ft_update_root,
+	.create_ns = ft_ns_ok,
+	.destroy_ns = ft_ns_ok,
+	.get_capabilities = ft_no_caps,
+};
+
+static void expect_ft_log(struct kunit *test, const struct ft_cmd *cmds, unsigned int n)
+{
+	struct ft_model *ft = &((struct pg_ctx *)test->priv)->ft;
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, ft->n_log, n);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, ft->log[i].op, cmds[i].op, "flow command %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, ft->log[i].table, cmds[i].table, "flow command %u", i);
+	}
+	ft->n_log = 0;
+}
+
+#define EXPECT_FT_LOG(test, ...) do {						\
+	const struct ft_cmd __cmds[] = { __VA_ARGS__ };			\
+	expect_ft_log(test, __cmds, ARRAY_SIZE(__cmds));			\
+} while (0)
+#define EXPECT_NO_FT_COMMAND(test) expect_ft_log(test, NULL, 0)
+
+/* Flow table ids start at 1; a rule's table, group and entry in order */
+#define FT_ADD_FIRST(t)	{ FT_CREATE_TABLE, t }, { FT_ROOT, t }, \
+			{ FT_CREATE_GROUP, t }, { FT_CREATE_FTE, t }
+#define FT_DEL_LAST(t)	{ FT_DELETE_FTE, t }, { FT_DESTROY_GROUP, t }, \
+			{ FT_DESTROY_TABLE, t }
+
+static int rules_test_init(struct kunit *test)
+{
+	struct mlx5_flow_steering *steering;
+	struct mlx5_core_dev *mdev;
+	struct pg_ctx *ctx;
+	void *nic_rx;
+	int err;
+
+	err = pg_test_init(test);
+	if (err)
+		return err;
+	ctx = test->priv;
+	ctx->ft.next_id = 1;
+	ctx->priv->channels.params.num_channels = 16;
+	mdev = ctx->mdev[0];
+	nic_rx = MLX5_ADDR_OF(flow_table_nic_cap, FT_CAP(mdev), flow_table_properties_nic_receive);
+	MLX5_SET(cmd_hca_cap, GEN_CAP(mdev), nic_flow_table, 1);
+	MLX5_SET(flow_table_prop_layout, nic_rx, ft_support, 1);
+	MLX5_SET(flow_table_prop_layout, nic_rx, flow_modify_en, 1);
+	MLX5_SET(flow_table_prop_layout, nic_rx, modify_root, 1);
+	MLX5_SET(flow_table_prop_layout, nic_rx, identified_miss_table_mode, 1);
+	MLX5_SET(flow_table_prop_layout, nic_rx, flow_table_modify, 1);
+	MLX5_SET(flow_table_prop_layout, nic_rx, log_max_ft_size, 16);
+	MLX5_SET(flow_table_prop_layout, nic_rx, max_ft_level, 64);
+
+	KUNIT_ASSERT_EQ(test, mlx5_fs_core_alloc(mdev), 0);
+	steering = mdev->priv.steering;
+	steering->root_ns = create_root_ns(steering, FS_FT_NIC_RX);
+	KUNIT_ASSERT_NOT_NULL(test, steering->root_ns);
+	steering->root_ns->cmds = &ft_cmds;
+	KUNIT_ASSERT_EQ(test, init_root_tree(steering, &root_fs, &steering->root_ns->ns.node), 0);
+	set_prio_attrs(steering->root_ns);
+	return 0;
+}
+
+/* Whatever a test leaves, the netdev's cleanup deletes every entry, group
+ * and table it made
+ */
+static void rules_test_exit(struct kunit *test)
+{
+	struct pg_ctx *ctx = test->priv;
+	struct mlx5_core_dev *mdev = ctx->mdev[0];
+
+	pg_test_exit(test);
+	KUNIT_EXPECT_EQ(test, ctx->ft.ftes, 0);
+	KUNIT_EXPECT_EQ(test, ctx->ft.groups, 0);
+	KUNIT_EXPECT_EQ(test, ctx->ft.tables, 0);
+	cleanup_root_ns(mdev->priv.steering->root_ns);
+	mlx5_fs_core_free(mdev);
+}
+
+static int rule_set(struct pg_ctx *ctx, struct ethtool_rx_flow_spec fs)
+{
+	struct ethtool_rxnfc cmd = { .cmd = ETHTOOL_SRXCLSRLINS, .fs = fs };
+
+	return mlx5e_ethtool_set_rxnfc(ctx->priv, &cmd);
+}
+
+static int rule_del(struct pg_ctx *ctx, u32 location)
+{
+	struct ethtool_rxnfc cmd = { .cmd = ETHTOOL_SRXCLSRLDEL, .fs.location = location };
+
+	return mlx5e_ethtool_set_rxnfc(ctx->priv, &cmd);
+}
+
+/* A rule at @loc that drops what it matches (a queue needs the netdev's
+ * TIRs, which only firmware makes)
+ */
+static struct ethtool_rx_flow_spec
+drop_rule(u32 loc, bool ip6, u8 proto, u32 l4data, u32 m, bool ext)
+{
+	struct ethtool_rx_flow_spec fs = l4_rule(ip6, proto, 0xff, l4data, m);
+
+	fs.location = loc;
+	fs.ring_cookie = RX_CLS_FLOW_DISC;
+	if (ext) {		/* ... vlan 5 */
+		fs.flow_type |= FLOW_EXT;
+		fs.h_ext.vlan_tci = htons(5);
+		fs.m_ext.vlan_tci = htons(0xfff);
+	}
+	return fs;
+}
+
+/* The entry that the last rule wrote is @e, with @enable, dropping */
+static void expect_entry(struct kunit *test, u32 table, const struct match *e, u8 enable)
+{
+	struct ft_entry *last = &((struct pg_ctx *)test->priv)->ft.last;
+
+	KUNIT_EXPECT_EQ(test, last->table, table);
+	KUNIT_EXPECT_EQ(test, last->enable, enable);
+	KUNIT_EXPECT_MEMEQ(test, last->c, e->c, sizeof(e->c));
+	KUNIT_EXPECT_MEMEQ(test, last->v, e->v, sizeof(e->v));
+	KUNIT_EXPECT_EQ(test, last->action, MLX5_FLOW_CONTEXT_ACTION_DROP);
+	KUNIT_EXPECT_EQ(test, last->dests, 0);
+}
+
+static void vlan_match(struct match *e)
+{
+	void *hc = MLX5_ADDR_OF(fte_match_param, e->c, outer_headers);
+	void *hv = MLX5_ADDR_OF(fte_match_param, e->v, outer_headers);
+
+	MLX5_SET(fte_match_set_lyr_2_4, hc, cvlan_tag, 1);
+	MLX5_SET(fte_match_set_lyr_2_4, hv, cvlan_tag, 1);
+	MLX5_SET(fte_match_set_lyr_2_4, hc, first_vid, 0xfff);
+	MLX5_SET(fte_match_set_lyr_2_4, hv, first_vid, 5);
+}
+
+#define RULE_NODE	(MLX5_MATCH_OUTER_HEADERS | MLX5_MATCH_MISC_PARAMETERS_4)
+
+/* Install and delete, ip4 and ip6, with and without FLOW_EXT: the entry
+ * fs_core writes, one node reference per rule, and the last delete
+ * destroys the node with one DESTROY and the table with its group
+ */
+static void rule_install_delete(struct kunit *test)
+{
+	struct pg_ctx *ctx = test->priv;
+	struct match *e;
+	int ip6, ext;
+	u32 t = 1;
+
+	e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	for (ip6 = 0; ip6 < 2; ip6++) {
+		for (ext = 0; ext < 2; ext++) {
+			u32 obj = 0x100 + 2 * ip6 + ext;
+
+			KUNIT_ASSERT_EQ(test, rule_set(ctx, drop_rule(5, ip6, 253, 3, 0xfffffff0,
+								       ext)), 0);
+			EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, obj));
+			EXPECT_FT_LOG(test, FT_ADD_FIRST(t));
+			sample_match(e, ip6, 253, 0, 0xf, 0x3);
+			if (ext)
+				vlan_match(e);
+			expect_entry(test, t, e, RULE_NODE);
+
+			/* A second rule of the protocol shares the node */
+			KUNIT_ASSERT_EQ(test, rule_set(ctx, drop_rule(6, ip6, 253, 4, 0xfffffff0,
+								       ext)), 0);
+			EXPECT_NO_COMMAND(test, &ctx->fw);
+			EXPECT_FT_LOG(test, { FT_CREATE_FTE, t });
+			sample_match(e, ip6, 253, 0, 0xf, 0x4);
+			if (ext)
+				vlan_match(e);
+			expect_entry(test, t, e, RULE_NODE);
+			KUNIT_EXPECT_EQ(test, num_rules(ctx), 2);
+
+			KUNIT_EXPECT_EQ(test, rule_del(ctx, 5), 0);
+			EXPECT_NO_COMMAND(test, &ctx->fw);
+			EXPECT_FT_LOG(test, { FT_DELETE_FTE, t });
+			KUNIT_EXPECT_EQ(test, rule_del(ctx, 6), 0);
+			EXPECT_LOG(test, &ctx->fw, DESTROY(0, obj));
+			EXPECT_FT_LOG(test, FT_DEL_LAST(t));
+			KUNIT_EXPECT_EQ(test, num_rules(ctx), 0);
+			KUNIT_EXPECT_EQ(test, rule_del(ctx, 6), -ENOENT);
+			t += 2;		/* a table and its group */
+		}
+	}
+}
+
+/* TCP and UDP l4data are the native port fields, with no node, also on
+ * ip6 with a value of 0 under a mask; a node rule with a value of 0 is a
+ * node rule
+ */
+static void rule_native_ports(struct kunit *test)
+{
+	struct pg_ctx *ctx = test->priv;
+	struct match *e;
+	void *c, *v;
+	int ip6;
+	u32 t = 1;
+
+	e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	for (ip6 = 0; ip6 < 2; ip6++) {
+		KUNIT_ASSERT_EQ(test, rule_set(ctx, drop_rule(1, ip6, IPPROTO_UDP, 0, 0xffff0000,
+							       false)), 0);
+		EXPECT_NO_COMMAND(test, &ctx->fw);
+		EXPECT_FT_LOG(test, FT_ADD_FIRST(t));
+		ip_match(e, ip6, IPPROTO_UDP);
+		c = MLX5_ADDR_OF(fte_match_param, e->c, outer_headers);
+		v = MLX5_ADDR_OF(fte_match_param, e->v, outer_headers);
+		MLX5_SET(fte_match_set_lyr_2_4, c, udp_dport, 0xffff);
+		MLX5_SET(fte_match_set_lyr_2_4, v, udp_dport, 0);
+		expect_entry(test, t, e, MLX5_MATCH_OUTER_HEADERS);
+
+		KUNIT_ASSERT_EQ(test, rule_set(ctx, drop_rule(2, ip6, 253, 0, 0xffff0000, false)),
+				0);
+		EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x100 + ip6));
+		EXPECT_FT_LOG(test, { FT_CREATE_GROUP, t }, { FT_CREATE_FTE, t });
+		sample_match(e, ip6, 253, 0, 0xffff, 0);
+		expect_entry(test, t, e, RULE_NODE);
+
+		KUNIT_EXPECT_EQ(test, rule_del(ctx, 2), 0);
+		EXPECT_LOG(test, &ctx->fw, DESTROY(0, 0x100 + ip6));
+		KUNIT_EXPECT_EQ(test, rule_del(ctx, 1), 0);
+		ctx->ft.n_log = 0;
+		KUNIT_EXPECT_EQ(test, ctx->ft.tables, 0);
+		t += 3;
+	}
+}
+
+/* Replace at one location: the same protocol keeps its node, another
+ * protocol swaps nodes, a rule without l4data drops the node and takes it
+ * back; the table stays
+ */
+static void rule_replace(struct kunit *test)
+{
+	struct pg_ctx *ctx = test->priv;
+	int ip6;
+
+	for (ip6 = 0; ip6 < 2; ip6++) {
+		u32 obj = 0x100 + 3 * ip6;
+
+		KUNIT_ASSERT_EQ(test, rule_set(ctx, drop_rule(5, ip6, 253, 3, 0xfffffff0, false)),
+				0);
+		EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, obj));
+		ctx->ft.n_log = 0;
+
+		KUNIT_ASSERT_EQ(test, rule_set(ctx, drop_rule(5, ip6, 253, 7, 0xfffffff0, false)),
+				0);
+		EXPECT_NO_COMMAND(test, &ctx->fw);
+		KUNIT_EXPECT_EQ(test, ctx->ft.ftes, 1);
+
+		KUNIT_ASSERT_EQ(test, rule_set(ctx, drop_rule(5, ip6, 146, 7, 0xfffffff0, false)),
+				0);
+		EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, obj + 1), DESTROY(0, obj));
+
+		/* ip4 l4proto 146 alone: no l4data, no node */
+		KUNIT_ASSERT_EQ(test, rule_set(ctx, drop_rule(5, ip6, 146, 0, 0xffffffff, false)),
+				0);
+		EXPECT_LOG(test, &ctx->fw, DESTROY(0, obj + 1));
+
+		KUNIT_ASSERT_EQ(test, rule_set(ctx, drop_rule(5, ip6, 146, 7, 0xfffffff0, false)),
+				0);
+		EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, obj + 2));
+		KUNIT_EXPECT_EQ(test, ctx->ft.ftes, 1);
+		KUNIT_EXPECT_EQ(test, num_rules(ctx), 1);
+
+		KUNIT_EXPECT_EQ(test, rule_del(ctx, 5), 0);
+		EXPECT_LOG(test, &ctx->fw, DESTROY(0, obj + 2));
+		KUNIT_EXPECT_EQ(test, ctx->ft.tables, 0);
+		ctx->ft.n_log = 0;
+	}
+}
+
+/* The match_criteria_enable of an entry follows its criteria: an ether
+ * rule on the all-zero destination MAC has a zero value and outer criteria
+ */
+static void rule_zero_value(struct kunit *test)
+{
+	struct ethtool_rx_flow_spec fs = { .flow_type = ETHER_FLOW, .location = 9,
+					   .ring_cookie = RX_CLS_FLOW_DISC };
+	struct pg_ctx *ctx = test->priv;
+
+	eth_broadcast_addr(fs.m_u.ether_spec.h_dest);
+	KUNIT_ASSERT_EQ(test, rule_set(ctx, fs), 0);
+	KUNIT_EXPECT_EQ(test, ctx->ft.last.enable, MLX5_MATCH_OUTER_HEADERS);
+	KUNIT_EXPECT_FALSE(test, memchr_inv(ctx->ft.last.v, 0, sizeof(ctx->ft.last.v)));
+	KUNIT_EXPECT_EQ(test, rule_del(ctx, 9), 0);
+}
+
+/* An L2 rule has a table for each count of tuples from one to four: one
+ * with the destination MAC in the ether spec and in FLOW_MAC_EXT counts five
+ * and is refused before any table
+ */
+static void rule_l2_tuples(struct kunit *test)
+{
+	struct ethtool_rx_flow_spec fs = { .flow_type = ETHER_FLOW | FLOW_EXT, .location = 9,
+					   .ring_cookie = RX_CLS_FLOW_DISC };
+	static const u8 dst[ETH_ALEN] = { 2, 0, 0, 0, 0, 1 };
+	struct pg_ctx *ctx = test->priv;
+
+	ether_addr_copy(fs.h_u.ether_spec.h_dest, dst);
+	eth_broadcast_addr(fs.m_u.ether_spec.h_dest);
+	eth_broadcast_addr(fs.m_u.ether_spec.h_source);
+	fs.h_u.ether_spec.h_proto = htons(0x88b5);
+	fs.m_u.ether_spec.h_proto = htons(0xffff);
+	fs.h_ext.vlan_tci = htons(5);
+	fs.m_ext.vlan_tci = htons(VLAN_VID_MASK);
+	KUNIT_EXPECT_EQ(test, mlx5e_ethtool_validate_flow(ctx->priv, &fs), 4);
+	KUNIT_ASSERT_EQ(test, rule_set(ctx, fs), 0);
+	EXPECT_FT_LOG(test, FT_ADD_FIRST(1));
+
+	fs.flow_type |= FLOW_MAC_EXT;
+	fs.location = 10;
+	ether_addr_copy(fs.h_ext.h_dest, dst);
+	eth_broadcast_addr(fs.m_ext.h_dest);
+	KUNIT_EXPECT_EQ(test, mlx5e_ethtool_validate_flow(ctx->priv, &fs), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rule_set(ctx, fs), -EINVAL);
+	EXPECT_NO_FT_COMMAND(test);
+	KUNIT_EXPECT_EQ(test, num_rules(ctx), 1);
+	KUNIT_EXPECT_EQ(test, rule_del(ctx, 9), 0);
+}
+
+/* Each failure on the way in leaves what was there: the node, the table,
+ * the flow group, the entry
+ */
+static const enum ft_op rule_fail_ops[] = {
+	FT_CREATE_TABLE, FT_CREATE_GROUP, FT_CREATE_FTE,
+};
+
+static void rule_fails(struct kunit *test)
+{
+	struct pg_ctx *ctx = test->priv;
+	unsigned int i;
+	int ip6;
+
+	for (ip6 = 0; ip6 < 2; ip6++) {
+		/* The node fails: no table is made */
+		create_fails(ctx);
+		KUNIT_EXPECT_EQ(test, rule_set(ctx, drop_rule(5, ip6, 253, 3, 0xfffffff0, false)),
+				-EIO);
+		EXPECT_NO_FT_COMMAND(test);
+		KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), 0);
+		KUNIT_EXPECT_EQ(test, num_rules(ctx), 0);
+		ctx->fw.n_log = 0;
+
+		for (i = 0; i < ARRAY_SIZE(rule_fail_ops); i++) {
+			ctx->ft.fail_op = rule_fail_ops[i];
+			KUNIT_EXPECT_EQ(test, rule_set(ctx, drop_rule(5, ip6, 253, 3, 0xfffffff0,
+								       false)), -EIO);
+			KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), 0);
+			KUNIT_EXPECT_EQ(test, ctx->ft.tables, 0);
+			KUNIT_EXPECT_EQ(test, ctx->ft.groups, 0);
+			KUNIT_EXPECT_EQ(test, ctx->ft.ftes, 0);
+			KUNIT_EXPECT_EQ(test, num_rules(ctx), 0);
+			ctx->fw.n_log = 0;
+			ctx->ft.n_log = 0;
+		}
+
+		/* ... and a rule after them is made and deleted in full; the
+		 * entry of a second rule in its group fails alone
+		 */
+		KUNIT_ASSERT_EQ(test, rule_set(ctx, drop_rule(5, ip6, 253, 3, 0xfffffff0, false)),
+				0);
+		ctx->ft.fail_op = FT_CREATE_FTE;
+		KUNIT_EXPECT_EQ(test, rule_set(ctx, drop_rule(6, ip6, 253, 4, 0xfffffff0, false)),
+				-EIO);
+		KUNIT_EXPECT_EQ(test, ctx->ft.ftes, 1);
+		KUNIT_EXPECT_EQ(test, num_rules(ctx), 1);
+		KUNIT_EXPECT_EQ(test, rule_del(ctx, 5), 0);
+		KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), 0);
+		KUNIT_EXPECT_EQ(test, ctx->ft.tables, 0);
+		ctx->fw.n_log = 0;
+		ctx->ft.n_log = 0;
+	}
+}
+
+/* A replace that fails at its node or its table leaves the old rule */
+static void rule_replace_fails(struct kunit *test)
+{
+	struct pg_ctx *ctx = test->priv;
+
+	KUNIT_ASSERT_EQ(test, rule_set(ctx, drop_rule(5, false, 253, 3, 0xfffffff0, false)), 0);
+	create_fails(ctx);
+	KUNIT_EXPECT_EQ(test, rule_set(ctx, drop_rule(5, false, 146, 3, 0xfffffff0, false)),
+			-EIO);
+	/* A rule without l4data has a tuple less: another table, which fails */
+	ctx->ft.fail_op = FT_CREATE_TABLE;
+	KUNIT_EXPECT_EQ(test, rule_set(ctx, drop_rule(5, false, 146, 0, 0xffffffff, false)),
+			-EIO);
+	KUNIT_EXPECT_EQ(test, num_rules(ctx), 1);
+	KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), 1);
+	KUNIT_EXPECT_EQ(test, ctx->ft.ftes, 1);
+	KUNIT_EXPECT_EQ(test, ctx->ft.tables, 1);
+	KUNIT_EXPECT_EQ(test, rule_del(ctx, 5), 0);
+	KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), 0);
+}
+
+/* The netdev's steering cleanup deletes rules it still has, with their
+ * nodes (the suite's exit checks the tables)
+ */
+static void rule_cleanup(struct kunit *test)
+{
+	struct pg_ctx *ctx = test->priv;
+
+	KUNIT_ASSERT_EQ(test, rule_set(ctx, drop_rule(5, false, 253, 3, 0xfffffff0, false)), 0);
+	KUNIT_ASSERT_EQ(test, rule_set(ctx, drop_rule(6, true, 146, 3, 0xfffffff0, true)), 0);
+	mlx5e_ethtool_cleanup_steering(ctx->priv->fs);
+	KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), 0);
+	KUNIT_EXPECT_EQ(test, ctx->ft.tables, 0);
+	mlx5e_ethtool_init_steering(ctx->priv->fs);
+}
+
+static struct kunit_case rules_test_cases[] = {
+	KUNIT_CASE(rule_install_delete),
+	KUNIT_CASE(rule_native_ports),
+	KUNIT_CASE(rule_replace),
+	KUNIT_CASE(rule_zero_value),
+	KUNIT_CASE(rule_l2_tuples),
+	KUNIT_CASE(rule_fails),
+	KUNIT_CASE(rule_replace_fails),
+	KUNIT_CASE(rule_cleanup),
+	{}
+};
+
 static struct kunit_case pg_test_cases[] = {
 	KUNIT_CASE(node_create_query_destroy),
 	KUNIT_CASE(node_refcount),
@@ -1282,6 +1912,7 @@ static struct kunit_case pg_test_cases[] = {
 	KUNIT_CASE(l4data_validation),
 	KUNIT_CASE_PARAM(l4data_refused, refuse_gen_params),
 	KUNIT_CASE(function_without_state),
+	KUNIT_CASE(state_alloc_failed),
 	KUNIT_CASE(l4data_table_fails),
 	{}
 };
@@ -1293,4 +1924,11 @@ static struct kunit_suite pg_test_suite = {
 	.test_cases = pg_test_cases,
 };
 
-kunit_test_suite(pg_test_suite);
+static struct kunit_suite rules_test_suite = {
+	.name = "mlx5_l4data_rules",
+	.init = rules_test_init,
+	.exit = rules_test_exit,
+	.test_cases = rules_test_cases,
+};
+
+kunit_test_suites(&pg_test_suite, &rules_test_suite);
