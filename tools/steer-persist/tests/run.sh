@@ -320,6 +320,80 @@ else
 	fail "netns for the homa-rx port: cannot enter $NS"
 fi
 
+# --- flexl4-loaded (scripts/flexl4-loaded, installed beside flexl4-steer) ----------------------
+# A faked host: /sys/module under $T/lsys, /lib/modules under $T/lmods, modinfo and ofed_info stubs
+# first on PATH (modinfo answers for mlx5_core from $T/lmod.*, for a file from its version= line).
+FL=$HERE/../../scripts/flexl4-loaded
+LB=$T/lbin REL=$(uname -r)
+mkdir -p "$LB" "$T/lsys/module" "$T/lmods/$REL/updates/dkms"
+cat >"$LB/modinfo" <<'STUB'
+#!/bin/sh
+[ "$1" = -F ] || exit 1
+case "$3" in
+mlx5_core) cat "$LST/lmod.$2" 2>/dev/null ;;
+*) sed -n "s/^$2=//p" "$3" ;;
+esac
+STUB
+printf '#!/bin/sh\necho MLNX_OFED_LINUX-24.10-1.1.4.0:\n' >"$T/ofed_info"
+chmod +x "$LB/modinfo" "$T/ofed_info"
+export LST=$T
+# loaded NAME RC LINE [ARGS]: flexl4-loaded prints exactly LINE (stdout) and exits RC
+loaded() {
+	FLEXL4_LOADED_SYS=$T/lsys FLEXL4_LOADED_MODULES=$T/lmods PATH="$LB:$PATH" sh "$FL" ${4:-} \
+		>"$T/out" 2>"$T/err"
+	rc=$?
+	if [ $rc -eq "$2" ] && [ "$(cat "$T/out")" = "$3" ] && [ ! -s "$T/err" ]; then pass "flexl4-loaded: $1"
+	else fail "flexl4-loaded: $1" "rc $rc: $(cat "$T/out" "$T/err")"; fi
+}
+# mod VERSION SRCVERSION: the loaded mlx5_core (- for none); inst VERSION SRCVERSION: the installed one
+mod() { rm -rf "$T/lsys/module/mlx5_core"; [ "$1" = - ] && return
+	mkdir -p "$T/lsys/module/mlx5_core"; [ -z "$1" ] || echo "$1" >"$T/lsys/module/mlx5_core/version"
+	echo "$2" >"$T/lsys/module/mlx5_core/srcversion"; }
+inst() { if [ -n "$1" ]; then echo "$1" >"$T/lmod.version"; else rm -f "$T/lmod.version"; fi
+	echo "$2" >"$T/lmod.srcversion"; }
+V=flexl4-6.12.118.a14a7dc4
+mod -; inst "$V" AAAA
+loaded "no mlx5_core loaded: exit 2" 2 "flexl4-loaded: mlx5_core is not loaded"
+mod "$V" AAAA
+loaded "ours loaded and installed: exit 0" 0 "flexl4-loaded: ok: mlx5_core $V is loaded"
+mod "$V" BBBB	# an older build of ours in the initramfs (review F17)
+loaded "an older build of ours loaded (srcversion differs): exit 1" 1 \
+"flexl4-loaded: WARNING: mlx5_core $V (srcversion BBBB) is loaded, not the build installed for $REL (srcversion AAAA): an initramfs made before the last install? make a new initramfs (update-initramfs -u -k $REL, or dracut -f --kver $REL) and reboot, or reload the driver"
+mod "" CCCC
+loaded "the stock module loaded, ours installed: exit 1" 1 \
+"flexl4-loaded: WARNING: the distribution's mlx5_core is loaded, not $V installed for $REL: l4data rules will be refused; make a new initramfs (update-initramfs -u -k $REL, or dracut -f --kver $REL) and reboot, or reload the driver"
+inst "" CCCC
+loaded "the stock module loaded, none of ours installed: exit 1" 1 \
+"flexl4-loaded: WARNING: the distribution's mlx5_core is loaded and kernel $REL has no flexl4 mlx5_core installed (a kernel upgrade?): l4data rules will be refused; build and install it for $REL (scripts/dist-build --headers /lib/modules/$REL/build)"
+loaded "--ofed on a host without OFED: silent, exit 0" 0 "" --ofed
+printf 'version=%s\n' "$V" >"$T/lmods/$REL/updates/dkms/mlx5_core.ko"	# our own DKMS build
+loaded "--ofed: our own module in updates/dkms is not OFED" 0 "" --ofed
+O="flexl4-loaded: this host runs NVIDIA's OFED/DOCA mlx5 drivers"
+W="the flexl4 module replaces only the kernel's own mlx5_core and would break theirs; use a host without OFED"
+cp "$T/ofed_info" "$LB/ofed_info"
+loaded "an OFED host (ofed_info): refused, exit 3" 3 "$O (ofed_info says MLNX_OFED_LINUX-24.10-1.1.4.0:): $W"
+loaded "--ofed on an OFED host (ofed_info): the same line, exit 3" 3 "$O (ofed_info says MLNX_OFED_LINUX-24.10-1.1.4.0:): $W" --ofed
+rm "$LB/ofed_info"
+mod 24.10-1.1.4 DDDD; inst 24.10-1.1.4 DDDD	# OFED's mlx5_core loaded and installed, no ofed_info
+loaded "an OFED host (mlx5_core version 24.10-1.1.4): refused, exit 3" 3 \
+"$O (the loaded mlx5_core is version 24.10-1.1.4; the installed mlx5_core is version 24.10-1.1.4): $W"
+mod -; inst "" CCCC
+printf 'version=24.10-1.1.4\n' >"$T/lmods/$REL/updates/dkms/mlx5_core.ko"	# OFED's DKMS packages
+loaded "an OFED host (its DKMS mlx5_core in updates/dkms): refused, exit 3" 3 \
+"$O ($T/lmods/$REL/updates/dkms/mlx5_core.ko is version 24.10-1.1.4): $W" --ofed
+rm "$T/lmods/$REL/updates/dkms/mlx5_core.ko"
+sh "$FL" --help >"$T/out" 2>"$T/err"; rc=$?
+[ $rc -eq 0 ] && [ ! -s "$T/err" ] && [ "$(head -n1 "$T/out")" = "usage: flexl4-loaded [--ofed]" ] &&
+	grep -q '^  3  this host runs NVIDIA' "$T/out" && pass "flexl4-loaded --help: usage and exit codes on stdout (review F17)" ||
+	fail "flexl4-loaded --help" "rc $rc: $(head -n 3 "$T/out" "$T/err")"
+sh "$FL" --version >"$T/out" 2>&1
+[ $? -eq 0 ] && [ "$(cat "$T/out")" = "flexl4-loaded $(cat "$HERE/../VERSION") (mlx5-flexl4 tools)" ] &&
+	pass "flexl4-loaded --version" || fail "flexl4-loaded --version" "$(cat "$T/out")"
+sh "$FL" --bogus >"$T/out" 2>"$T/err"; rc=$?
+[ $rc -eq 2 ] && [ ! -s "$T/out" ] &&
+	[ "$(cat "$T/err")" = "flexl4-loaded: unknown option '--bogus' (want --ofed, --help or --version)" ] &&
+	pass "flexl4-loaded --bogus: one line on stderr, exit 2" || fail "flexl4-loaded --bogus" "rc $rc: $(cat "$T/out" "$T/err")"
+
 # --- make install / uninstall into a scratch root --------------------------------------------
 R=$T/root
 make -s -C "$HERE" install DESTDIR="$R" >"$T/out" 2>&1
