@@ -29,10 +29,10 @@ static const char help_text[] =
 "\n"
 "SYNOPSIS\n"
 "    l4steer buckets DEV -p PROTO -f sport|dport -b N [-q QUEUES] [-c CORES]\n"
-"                    [-4] [-6] [-n] [-s STATE]\n"
+"                    [-4] [-6] [-l LOC] [-n] [-s STATE]\n"
 "    l4steer range DEV -p PROTO -f sport|dport -m LO-HI:QUEUE|P:QUEUE\n"
 "                    [-m ...]\n"
-"                    [-4] [-6] [-n] [-s STATE]\n"
+"                    [-4] [-6] [-l LOC] [-n] [-s STATE]\n"
 "    l4steer list DEV [-s STATE]\n"
 "    l4steer remove DEV [-n] [-s STATE]\n"
 "    l4steer --version\n"
@@ -64,8 +64,17 @@ static const char help_text[] =
 "    mlx5 that also turns on aRFS; l4data rules do not need it). They\n"
 "    read 'ethtool -l DEV' and refuse a plan that uses a queue the\n"
 "    device does not have (RX + combined channels).\n"
-"    Install stops at the first failure and undoes what it did. Rule IDs\n"
-"    are the ones ethtool reports ('Added rule with ID N').\n"
+"    Install stops at the first failure and undoes what it did.\n"
+"\n"
+"    Locations. Rule k of the plan goes to location LOC+k ('ethtool -N\n"
+"    ... loc N'; LOC 0 by default; mlx5 has locations 0-1023), and\n"
+"    'ethtool -n DEV' is the truth: before installing, l4steer reads it.\n"
+"    A location that already holds the identical rule (flow type,\n"
+"    protocol, l4data, mask and queue) is kept, so installing the same\n"
+"    plan twice, by hand or through flexl4-steer, installs each rule once\n"
+"    (then it says 'already installed' and changes no rule). A location\n"
+"    that holds any other rule is refused, naming it. remove deletes a\n"
+"    rule only where 'ethtool -n' still shows it at its location.\n"
 "\n"
 "OPTIONS\n"
 "    -p, --proto N        IP protocol number 0-255, except those the\n"
@@ -80,6 +89,9 @@ static const char help_text[] =
 "    -m, --map LO-HI:Q    range: ports LO..HI to queue Q, or P:Q for one\n"
 "                         port (repeatable; ranges must not overlap)\n"
 "    -4, -6               only ip4 or only ip6 rules (default: both)\n"
+"    -l, --loc LOC        first location of the rules (default 0): rule k\n"
+"                         at LOC+k; give each rule set of a device its own\n"
+"                         range (flexl4-steer does)\n"
 "    -n, --dry-run        print the exact commands, change nothing; works\n"
 "                         without an ntuple-capable DEV (planning on\n"
 "                         another host): then it warns on stderr and\n"
@@ -98,13 +110,17 @@ static const char help_text[] =
 "    L4STEER_SYS    where /sys is (default /sys; for tests)\n"
 "\n"
 "EXIT STATUS\n"
-"    0 done, 1 refused or failed (no ntuple support, too few channels,\n"
-"    ethtool error, already installed, nothing to remove), 2 bad\n"
-"    arguments (a protocol mlx5 refuses included).\n"
+"    0 done (also: the rules were already installed), 1 refused or failed\n"
+"    (no such device, no ntuple support, too few channels, locations\n"
+"    held by other rules, ethtool error, another plan installed, nothing\n"
+"    to remove), 2 bad arguments (a protocol mlx5 refuses included).\n"
 "\n"
 "NOTES\n"
 "    irqbalance may move IRQs back: disable it, or ban these IRQs from it\n"
 "    (--banirq=N in IRQBALANCE_ARGS of /etc/default/irqbalance).\n"
+"    A core of --cores that /sys/devices/system/cpu/online does not list\n"
+"    is warned about; /sys/class/net/DEV/device/local_cpulist names the\n"
+"    cores near the NIC.\n"
 "\n"
 "EXAMPLES\n"
 "    # Homa by destination port low nibble: 16 buckets, queue k on core k\n"
@@ -119,7 +135,8 @@ struct rule {
 	int family;		/* 4 or 6 */
 	uint32_t data, mask;	/* mask: 1 = ignore, as ethtool takes it */
 	uint32_t queue;
-	long id;		/* ethtool's rule ID once installed */
+	long id;		/* its location once installed (or kept) */
+	bool added;		/* installed by this run (undone if it fails) */
 };
 
 struct irq {
@@ -136,7 +153,9 @@ struct plan {
 	struct irq irqs[MAX_RULES];
 	size_t nirqs;
 	bool ntuple_on;		/* we turn (turned) ntuple on */
+	bool ntuple_was;	/* an earlier run of this plan turned it on */
 	bool no_device;		/* dry run for a device we cannot read */
+	long loc0;		/* location of rule 0; rule k at loc0 + k */
 	char state[PATH_MAX];
 };
 
@@ -327,6 +346,61 @@ static void default_state_path(struct plan *p)
 		 root_dir("L4STEER_STATE_DIR", "/run/l4steer"), p->dev);
 }
 
+/* /sys/class/net/DEV exists */
+static bool dev_present(const struct plan *p)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/class/net/%s",
+		 root_dir("L4STEER_SYS", "/sys"), p->dev);
+	return !stat(path, &st);
+}
+
+/*
+ * Warn about cores of --cores that /sys/devices/system/cpu/online does not
+ * list (writing them to smp_affinity_list fails). Silent if it cannot be read.
+ */
+static void check_online(const uint32_t *cores, size_t n)
+{
+	char path[PATH_MAX], online[4096], off[128] = "";
+	uint32_t *on;
+	size_t non, noff = 0, len = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/online",
+		 root_dir("L4STEER_SYS", "/sys"));
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (!fgets(online, sizeof(online), f)) {
+		fclose(f);
+		return;
+	}
+	fclose(f);
+	online[strcspn(online, "\n")] = '\0';
+	if (!parse_num_list(online, 65535, 65536, &on, &non))
+		return;
+	for (size_t k = 0; k < n; k++) {
+		bool found = false;
+
+		for (size_t j = 0; j < non && !found; j++)
+			found = on[j] == cores[k];
+		if (found)
+			continue;
+		if (noff++ < 8)
+			len += snprintf(off + len, sizeof(off) - len, "%s%u",
+					len ? "," : "", cores[k]);
+		else if (noff == 9)
+			len += snprintf(off + len, sizeof(off) - len, ",...");
+	}
+	free(on);
+	if (noff)
+		warnx("--cores names %zu CPU%s that %s not online (%s; online: %s): pinning %s IRQ%s will fail",
+		      noff, noff > 1 ? "s" : "", noff > 1 ? "are" : "is", off,
+		      online, noff > 1 ? "their" : "its", noff > 1 ? "s" : "");
+}
+
 /* ---- building the rules --------------------------------------------- */
 
 static void add_rule(struct plan *p, uint32_t port, uint32_t ignore,
@@ -484,6 +558,118 @@ static void plan_irqs(struct plan *p, const uint32_t *queues,
 	}
 }
 
+/* ---- the device's rules: 'ethtool -n DEV' --------------------------- */
+
+/* One "Filter: N" block of 'ethtool -n' */
+struct have {
+	long loc;
+	bool l4data;		/* a plain l4data rule: family, proto, r */
+	int family, proto, seen;
+	struct rule r;
+	char type[64];		/* its Rule Type, to name another rule */
+};
+
+#define MAX_HAVE	4096
+static struct have have[MAX_HAVE];
+static size_t nhave;
+
+/*
+ * Read 'ethtool -n DEV' (rxclass.c's format) into have[]: a plain l4data
+ * rule is a "Raw IPv4" or "Raw IPv6" rule that ignores the addresses and
+ * the TOS/traffic class, matches the whole protocol and the L4 bytes under
+ * a mask, and directs to a queue; any other line makes it another rule.
+ * False if ethtool failed.
+ */
+static bool read_rules(const struct plan *p)
+{
+	char *argv[] = { (char *)ethtool_cmd(), "-n", (char *)p->dev, NULL };
+	static char out[1 << 21];
+	struct have *h = NULL;
+	char *line, *save, *m;
+	unsigned int a, b;
+	long loc;
+
+	nhave = 0;
+	if (run(argv, out, sizeof(out)))
+		return false;
+	for (line = strtok_r(out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		while (*line == '\t' || *line == ' ')
+			line++;
+		if (sscanf(line, "Filter: %ld", &loc) == 1) {
+			if (nhave == MAX_HAVE)
+				die("more than %d rules in '%s -n %s'", MAX_HAVE,
+				    argv[0], p->dev);
+			h = &have[nhave++];
+			memset(h, 0, sizeof(*h));
+			h->loc = loc;
+			snprintf(h->type, sizeof(h->type), "a rule");
+			continue;
+		}
+		if (!h || !*line)
+			continue;
+		if (!strncmp(line, "Rule Type: ", 11)) {
+			snprintf(h->type, sizeof(h->type), "%s", line + 11);
+			h->family = !strcmp(h->type, "Raw IPv4") ? 4 :
+				    !strcmp(h->type, "Raw IPv6") ? 6 : 0;
+			h->l4data = h->family;
+		} else if (!strncmp(line, "Src IP addr: ", 13) ||
+			   !strncmp(line, "Dest IP addr: ", 14)) {
+			m = strstr(line, " mask: ");
+			if (!m || (strcmp(m + 7, "255.255.255.255") &&
+				   strcmp(m + 7, "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff")))
+				h->l4data = false;
+		} else if (sscanf(line, "TOS: 0x%x mask: 0x%x", &a, &b) == 2 ||
+			   sscanf(line, "Traffic Class: 0x%x mask: 0x%x", &a, &b) == 2) {
+			if (b != 0xff)
+				h->l4data = false;
+		} else if (sscanf(line, "Protocol: %u mask: 0x%x", &a, &b) == 2) {
+			h->proto = a;
+			h->seen |= 1;
+			if (b)
+				h->l4data = false;
+		} else if (sscanf(line, "L4 bytes: 0x%x mask: 0x%x", &h->r.data,
+				  &h->r.mask) == 2) {
+			h->seen |= 2;
+		} else if (sscanf(line, "Action: Direct to queue %u", &h->r.queue) == 1) {
+			h->seen |= 4;
+		} else {
+			h->l4data = false;	/* VLAN, user-def, MAC, another action */
+		}
+	}
+	for (size_t k = 0; k < nhave; k++)
+		if (have[k].seen != 7)
+			have[k].l4data = false;
+	return true;
+}
+
+static struct have *have_at(long loc)
+{
+	for (size_t k = 0; k < nhave; k++)
+		if (have[k].loc == loc)
+			return &have[k];
+	return NULL;
+}
+
+/* The device's rule h is exactly the planned rule r */
+static bool same_rule(const struct plan *p, const struct have *h,
+		      const struct rule *r)
+{
+	return h->l4data && h->family == r->family && h->proto == p->proto &&
+	       h->r.data == r->data && h->r.mask == r->mask &&
+	       h->r.queue == r->queue;
+}
+
+static void have_desc(const struct have *h, char *buf, size_t len)
+{
+	if (h->l4data)
+		snprintf(buf, len,
+			 "flow-type ip%d l4proto %d l4data 0x%x m 0x%08x action %u",
+			 h->family, h->proto, h->r.data, h->r.mask, h->r.queue);
+	else
+		snprintf(buf, len, "%s", h->type);
+}
+
 /* ---- commands ------------------------------------------------------- */
 
 static void rule_args(const struct plan *p, const struct rule *r,
@@ -615,10 +801,18 @@ static void load_state(struct plan *p)
 	fclose(f);
 }
 
-/* Undo everything in p (IRQs, rules newest first, ntuple). */
-static int undo(struct plan *p)
+/*
+ * Undo what p records (IRQs, rules newest first, ntuple); with only_added,
+ * only the rules this run installed. Outside a dry run a rule is deleted
+ * only where 'ethtool -n' shows it at its location (rules vanish at a driver
+ * reload or firmware reset, and another tool may own the location now);
+ * *gone counts those skipped. If 'ethtool -n' cannot be read, every rule is
+ * deleted by its location.
+ */
+static int undo(struct plan *p, bool only_added, size_t *gone)
 {
-	char args[512], out[4096], path[PATH_MAX];
+	char args[512], out[4096], path[PATH_MAX], desc[256];
+	bool known = !p->dry_run && read_rules(p);
 	int failed = 0;
 
 	for (size_t k = p->nirqs; k-- > 0;) {
@@ -633,10 +827,26 @@ static int undo(struct plan *p)
 			failed++;
 	}
 	for (size_t k = p->nrules; k-- > 0;) {
-		if (p->rules[k].id < 0)
+		struct rule *r = &p->rules[k];
+		struct have *h;
+
+		if (r->id < 0 || (only_added && !r->added))
 			continue;
-		snprintf(args, sizeof(args), "-N %s delete %ld", p->dev,
-			 p->rules[k].id);
+		if (known) {
+			h = have_at(r->id);
+			if (!h) {
+				(*gone)++;
+				continue;
+			}
+			if (!same_rule(p, h, r)) {
+				have_desc(h, desc, sizeof(desc));
+				warnx("location %ld of %s holds another rule now (%s); left alone",
+				      r->id, p->dev, desc);
+				(*gone)++;
+				continue;
+			}
+		}
+		snprintf(args, sizeof(args), "-N %s delete %ld", p->dev, r->id);
 		if (p->dry_run) {
 			printf("%s %s\n", ethtool_cmd(), args);
 		} else if (ethtool(args, out, sizeof(out))) {
@@ -656,18 +866,56 @@ static int undo(struct plan *p)
 	return failed;
 }
 
+/*
+ * An existing state file must record this very plan (rules at the same
+ * locations, the same IRQ pinning): then install completes it. Its IRQs'
+ * previous affinities and its ntuple step are kept.
+ */
+static void check_state(struct plan *p)
+{
+	static struct plan st;
+	bool same;
+
+	memset(&st, 0, sizeof(st));
+	st.dev = p->dev;
+	snprintf(st.state, sizeof(st.state), "%s", p->state);
+	load_state(&st);
+	same = st.proto == p->proto && st.nrules == p->nrules &&
+	       st.nirqs == p->nirqs;
+	for (size_t k = 0; same && k < p->nrules; k++)
+		same = st.rules[k].id == p->loc0 + (long)k &&
+		       st.rules[k].family == p->rules[k].family &&
+		       st.rules[k].data == p->rules[k].data &&
+		       st.rules[k].mask == p->rules[k].mask &&
+		       st.rules[k].queue == p->rules[k].queue;
+	for (size_t k = 0; same && k < p->nirqs; k++)
+		same = st.irqs[k].irq == p->irqs[k].irq &&
+		       st.irqs[k].core == p->irqs[k].core;
+	if (!same)
+		die("other l4steer rules are installed on %s (%s); run 'l4steer remove %s' first",
+		    p->dev, p->state, p->dev);
+	for (size_t k = 0; k < p->nirqs; k++)
+		snprintf(p->irqs[k].old, sizeof(p->irqs[k].old), "%s",
+			 st.irqs[k].old);
+	p->ntuple_was = st.ntuple_on;
+}
+
 static void install(struct plan *p)
 {
-	char args[PATH_MAX + 64], out[4096], path[PATH_MAX], cpu[16], *dir;
+	char args[PATH_MAX + 64], out[4096], path[PATH_MAX], cpu[16], cur[256];
+	char others[512] = "", desc[256], *dir;
+	size_t kept = 0, nothers = 0, len = 0, gone = 0;
+	long last = p->loc0 + (long)p->nrules - 1;
+	bool enable = p->ntuple_on, turned = false;
 	struct stat st;
-	bool enable = p->ntuple_on;
 
 	if (p->dry_run) {
 		if (enable)
 			printf("%s -K %s ntuple on\n", ethtool_cmd(), p->dev);
 		for (size_t k = 0; k < p->nrules; k++) {
 			rule_args(p, &p->rules[k], args, sizeof(args));
-			printf("%s -N %s %s\n", ethtool_cmd(), p->dev, args);
+			printf("%s -N %s %s loc %ld\n", ethtool_cmd(), p->dev,
+			       args, p->loc0 + (long)k);
 		}
 		for (size_t k = 0; k < p->nirqs; k++) {
 			irq_path(p->irqs[k].irq, path, sizeof(path));
@@ -676,36 +924,67 @@ static void install(struct plan *p)
 		return;
 	}
 	if (!stat(p->state, &st))
-		die("l4steer rules are already installed on %s (%s); run 'l4steer remove %s' first",
-		    p->dev, p->state, p->dev);
+		check_state(p);
+	/* 'ethtool -n' is the truth: identical rules are kept, others refused */
+	if (!read_rules(p))
+		die("cannot read the rules of %s ('%s -n %s' failed); refusing",
+		    p->dev, ethtool_cmd(), p->dev);
+	for (size_t k = 0; k < p->nrules; k++) {
+		struct have *h = have_at(p->loc0 + (long)k);
+
+		if (!h)
+			continue;
+		if (same_rule(p, h, &p->rules[k])) {
+			p->rules[k].id = h->loc;
+			kept++;
+			continue;
+		}
+		if (nothers++ < 3) {
+			have_desc(h, desc, sizeof(desc));
+			len += snprintf(others + len, sizeof(others) - len, "%s%ld: %s",
+					len ? "; " : "", h->loc, desc);
+		} else if (nothers == 4) {
+			len += snprintf(others + len, sizeof(others) - len, "; ...");
+		}
+	}
+	if (nothers)
+		die("locations %ld-%ld of %s hold %zu other rule%s (%s): see '%s -n %s'; delete %s ('%s -N %s delete N') or choose free locations (--loc); refusing",
+		    p->loc0, last, p->dev, nothers, nothers > 1 ? "s" : "", others,
+		    ethtool_cmd(), p->dev, nothers > 1 ? "them" : "it",
+		    ethtool_cmd(), p->dev);
 	snprintf(path, sizeof(path), "%s", p->state);
 	dir = dirname(path);
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
 		die("%s: %s", dir, strerror(errno));
 
-	p->ntuple_on = false;
+	p->ntuple_on = p->ntuple_was;
 	save_state(p);
+	if (kept == p->nrules)
+		printf("already installed: the %zu rules at locations %ld-%ld of %s ('%s -n %s'); no rule changed\n",
+		       kept, p->loc0, last, p->dev, ethtool_cmd(), p->dev);
+	else if (kept)
+		printf("already installed: %zu of the %zu rules, at their locations ('%s -n %s')\n",
+		       kept, p->nrules, ethtool_cmd(), p->dev);
 	if (enable) {
 		snprintf(args, sizeof(args), "-K %s ntuple on", p->dev);
 		if (ethtool(args, out, sizeof(out)))
 			goto fail;
-		p->ntuple_on = true;
+		p->ntuple_on = turned = true;
 		save_state(p);
 	}
 	for (size_t k = 0; k < p->nrules; k++) {
 		struct rule *r = &p->rules[k];
-		char spec[256], *s;
+		char spec[256];
 
+		if (r->id >= 0)
+			continue;
 		rule_args(p, r, spec, sizeof(spec));
-		snprintf(args, sizeof(args), "-N %s %s", p->dev, spec);
+		snprintf(args, sizeof(args), "-N %s %s loc %ld", p->dev, spec,
+			 p->loc0 + (long)k);
 		if (ethtool(args, out, sizeof(out)))
 			goto fail;
-		s = strstr(out, "Added rule with ID ");
-		if (!s || sscanf(s, "Added rule with ID %ld", &r->id) != 1) {
-			warnx("'%s %s' did not report a rule ID", ethtool_cmd(),
-			      args);
-			goto fail;
-		}
+		r->id = p->loc0 + (long)k;
+		r->added = true;
 		save_state(p);
 		printf("rule %ld: %s\n", r->id, spec);
 	}
@@ -715,18 +994,24 @@ static void install(struct plan *p)
 		irq_path(q->irq, path, sizeof(path));
 		/* What failed, for the message below. */
 		snprintf(args, sizeof(args), "echo %u > %s", q->core, path);
-		if (!read_line(path, q->old, sizeof(q->old))) {
+		if (!read_line(path, cur, sizeof(cur))) {
 			warnx("%s: %s", path, strerror(errno));
 			goto fail;
 		}
 		snprintf(cpu, sizeof(cpu), "%u", q->core);
+		if (!q->old[0])
+			snprintf(q->old, sizeof(q->old), "%s", cur);
+		if (!strcmp(cur, cpu)) {
+			save_state(p);
+			continue;
+		}
 		if (!write_file(path, cpu)) {
 			q->old[0] = '\0';
 			goto fail;
 		}
 		save_state(p);
 		printf("irq %u (queue %u): cpu %u (was %s)\n", q->irq, q->queue,
-		       q->core, q->old);
+		       q->core, cur);
 	}
 	printf("state: %s\n", p->state);
 	return;
@@ -734,8 +1019,17 @@ fail:
 	warnx("'%s%s%s' failed; undoing what was installed",
 	      strncmp(args, "echo ", 5) ? ethtool_cmd() : "",
 	      strncmp(args, "echo ", 5) ? " " : "", args);
-	undo(p);
-	unlink(p->state);
+	p->ntuple_on = turned;
+	undo(p, true, &gone);
+	if (kept) {	/* the rules kept stay recorded */
+		for (size_t k = 0; k < p->nrules; k++)
+			if (p->rules[k].added)
+				p->rules[k].id = -1;
+		p->ntuple_on = p->ntuple_was;
+		save_state(p);
+	} else {
+		unlink(p->state);
+	}
 	exit(1);
 }
 
@@ -796,6 +1090,7 @@ int main(int argc, char **argv)
 		{ "queues", required_argument, NULL, 'q' },
 		{ "cores", required_argument, NULL, 'c' },
 		{ "map", required_argument, NULL, 'm' },
+		{ "loc", required_argument, NULL, 'l' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "state", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
@@ -809,6 +1104,8 @@ int main(int argc, char **argv)
 	uint32_t lo[MAX_MAPS], hi[MAX_MAPS], mapq[MAX_MAPS];
 	size_t nqueues = 0, ncores = 0, nmaps = 0;
 	uint64_t v, buckets = 0;
+	bool loc_given = false;
+	size_t gone = 0;
 	enum cmd cmd;
 	int c;
 
@@ -836,7 +1133,7 @@ int main(int argc, char **argv)
 
 	opterr = 0;
 	optind = 2;
-	while ((c = getopt_long(argc, argv, ":p:f:b:q:c:m:46ns:hV", longopts,
+	while ((c = getopt_long(argc, argv, ":p:f:b:q:c:m:46l:ns:hV", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'p':
@@ -880,6 +1177,12 @@ int main(int argc, char **argv)
 		case '6':
 			p.fam6 = true;
 			break;
+		case 'l':
+			if (!parse_u64(optarg, 0, 65535, &v))
+				usage_err("bad --loc '%s': want a location 0-65535", optarg);
+			p.loc0 = v;
+			loc_given = true;
+			break;
 		case 'n':
 			p.dry_run = true;
 			break;
@@ -912,7 +1215,7 @@ int main(int argc, char **argv)
 
 	if (cmd == CMD_LIST || cmd == CMD_REMOVE) {
 		if (p.proto >= 0 || field || buckets || queues_s || cores_s ||
-		    nmaps || p.fam4 || p.fam6)
+		    nmaps || p.fam4 || p.fam6 || loc_given)
 			usage_err("%s takes only DEV, --state%s", argv[1],
 				  cmd == CMD_REMOVE ? " and --dry-run" : "");
 		if (cmd == CMD_LIST) {
@@ -922,16 +1225,26 @@ int main(int argc, char **argv)
 			return 0;
 		}
 		load_state(&p);
+		if (!p.dry_run && !dev_present(&p)) {
+			unlink(p.state);
+			printf("forgot %zu rules, %zu IRQ settings: no such network device '%s' (its rules went with it)\n",
+			       p.nrules, p.nirqs, p.dev);
+			return 0;
+		}
 		if (!p.nrules && !p.nirqs && !p.ntuple_on)
 			warnx("state file %s lists nothing", p.state);
-		if (undo(&p)) {
+		if (undo(&p, false, &gone)) {
 			warnx("some steps failed; keeping %s", p.state);
 			return 1;
 		}
 		if (!p.dry_run) {
 			unlink(p.state);
-			printf("removed %zu rules, %zu IRQ settings from %s\n",
-			       p.nrules, p.nirqs, p.dev);
+			if (gone)
+				printf("removed %zu rules, %zu IRQ settings from %s (%zu more were gone already)\n",
+				       p.nrules - gone, p.nirqs, p.dev, gone);
+			else
+				printf("removed %zu rules, %zu IRQ settings from %s\n",
+				       p.nrules, p.nirqs, p.dev);
 		}
 		return 0;
 	}
@@ -996,10 +1309,24 @@ int main(int argc, char **argv)
 	}
 	sort_by_family(&p);
 
-	check_ntuple(&p);
+	if (!dev_present(&p)) {
+		if (!p.dry_run)
+			die("no such network device '%s'", p.dev);
+		if (cores)
+			die("no such network device '%s': the IRQs of its queues (--cores) cannot be planned here",
+			    p.dev);
+		warnx("no such network device '%s' here; dry run: printing the commands for a device that has it",
+		      p.dev);
+		p.ntuple_on = true;
+		p.no_device = true;
+	} else {
+		check_ntuple(&p);
+	}
 	check_channels(&p);
-	if (cores)
+	if (cores) {
+		check_online(cores, ncores);
 		plan_irqs(&p, queues, cores, nqueues);
+	}
 	install(&p);
 	return 0;
 }

@@ -54,6 +54,7 @@ bad()
 # golden NAME FILE: compare $T/out with the golden FILE.
 golden()
 {
+	[ -z "${UPDATE_GOLDEN:-}" ] || cp "$T/out" "$GOLD/$2"
 	if cmp -s "$T/out" "$GOLD/$2"; then
 		pass "$1"
 	else
@@ -247,7 +248,8 @@ for irq in $(seq 39 60); do
 done
 ln -s "$HERE/tests/fake-ethtool" "$T/bin/ethtool"
 export L4STEER_PROC="$T/proc" L4STEER_SYS="$T/sys" L4STEER_STATE_DIR="$T/state"
-export FAKE_ETHTOOL_LOG="$T/ethtool.log" FAKE_ETHTOOL_IDS="$T/ids"
+export FAKE_ETHTOOL_LOG="$T/ethtool.log" FAKE_ETHTOOL_IDS="$T/ids" FAKE_ETHTOOL_RULES="$T/rules"
+: >"$FAKE_ETHTOOL_RULES"
 export FAKE_ETHTOOL_K="$DATA/ethtool-k-off"
 FPATH="$T/bin:$PATH"
 
@@ -277,7 +279,7 @@ golden "l4steer: dry-run single ports and a half-space range" \
 : >"$FAKE_ETHTOOL_LOG"
 FAKE_ETHTOOL_K="$DATA/ethtool-k-on" steer range eth9 -p 146 -f dport \
 	-m 0-65535:5 -4 -n
-if [ "$(cat "$T/out")" = "ethtool -N eth9 flow-type ip4 l4proto 146 l4data 0x0 m 0xffffffff action 5" ] &&
+if [ "$(cat "$T/out")" = "ethtool -N eth9 flow-type ip4 l4proto 146 l4data 0x0 m 0xffffffff action 5 loc 0" ] &&
    [ "$(cat "$FAKE_ETHTOOL_LOG")" = "-k eth9
 -l eth9" ]; then
 	pass "l4steer: full port range is one rule; dry-run only reads -k and -l"
@@ -322,7 +324,7 @@ done
 
 # Install for real (fake ethtool, fake /proc), list, remove.
 : >"$FAKE_ETHTOOL_LOG"
-rm -f "$FAKE_ETHTOOL_IDS"
+rm -f "$FAKE_ETHTOOL_IDS"; : >"$FAKE_ETHTOOL_RULES"
 steer buckets eth9 -p 146 -f dport -b 4 -q 0-3 -c 3,2,1,0
 rc=$?
 golden "l4steer: install output" steer-install.txt
@@ -336,8 +338,8 @@ steer list eth9
 golden "l4steer: list" steer-list.txt
 steer buckets eth9 -p 146 -f dport -b 4
 rc=$?
-[ "$rc" -eq 1 ] && grep -q 'already installed on eth9' "$T/err"
-ok "l4steer: second install refused while installed" $? "exit $rc"
+[ "$rc" -eq 1 ] && [ "$(cat "$T/err")" = "l4steer: other l4steer rules are installed on eth9 ($T/state/eth9.state); run 'l4steer remove eth9' first" ]
+ok "l4steer: another plan refused while one is installed" $? "exit $rc: $(cat "$T/err")"
 steer remove eth9 --dry-run
 golden "l4steer: remove --dry-run" steer-remove-dry.txt
 [ -f "$T/state/eth9.state" ]
@@ -359,9 +361,78 @@ rc=$?
 [ "$rc" -eq 1 ] && grep -q 'nothing installed by l4steer on eth9' "$T/err"
 ok "l4steer: list with nothing installed says so" $? "exit $rc"
 
+# 'ethtool -n' is the truth (review F2): the same plan twice installs each rule once, by hand
+# or by another state file (flexl4-steer's); other rules at the locations are refused, named.
+export FAKE_ETHTOOL_K="$DATA/ethtool-k-on"
+: >"$FAKE_ETHTOOL_RULES"
+steer buckets eth9 -p 146 -f dport -b 4 -4 && steer buckets eth9 -p 146 -f dport -b 4 -4
+rc=$?
+[ $rc -eq 0 ] && [ "$(head -n1 "$T/out")" = "already installed: the 4 rules at locations 0-3 of eth9 ('ethtool -n eth9'); no rule changed" ] &&
+	[ "$(wc -l <"$FAKE_ETHTOOL_RULES")" -eq 4 ] && [ ! -s "$T/err" ]
+ok "l4steer: the same plan twice: 'already installed', 4 rules, exit 0" $? "exit $rc: $(cat "$T/out" "$T/err")"
+: >"$FAKE_ETHTOOL_LOG"
+steer buckets eth9 -p 146 -f dport -b 4 -4 -s "$T/other.state"
+rc=$?
+[ $rc -eq 0 ] && grep -q "^already installed: the 4 rules at locations 0-3 of eth9" "$T/out" &&
+	[ "$(wc -l <"$FAKE_ETHTOOL_RULES")" -eq 4 ] && ! grep -q '^-N' "$FAKE_ETHTOOL_LOG" &&
+	[ "$(grep -c '^rule ' "$T/other.state")" -eq 4 ]
+ok "l4steer: the same rules with another state file: kept and recorded, no -N run" $? "exit $rc: $(cat "$T/out" "$T/err")"
+steer remove eth9 -s "$T/other.state"
+rc=$?
+[ $rc -eq 0 ] && [ ! -s "$FAKE_ETHTOOL_RULES" ] && [ "$(cat "$T/out")" = "removed 4 rules, 0 IRQ settings from eth9" ]
+ok "l4steer: remove through the other state file deletes them" $? "exit $rc: $(cat "$T/out" "$T/err")"
+steer remove eth9
+rc=$?
+[ $rc -eq 0 ] && [ ! -e "$T/state/eth9.state" ] && [ ! -s "$T/err" ] &&
+	[ "$(cat "$T/out")" = "removed 0 rules, 0 IRQ settings from eth9 (4 more were gone already)" ]
+ok "l4steer: remove of rules already gone: no ethtool error, exit 0" $? "exit $rc: $(cat "$T/out" "$T/err")"
+printf '%s\n' '1 flow-type ip4 l4proto 146 l4data 0x1 m 0xfffffffc action 5' '3 other tcp4' >"$FAKE_ETHTOOL_RULES"
+: >"$FAKE_ETHTOOL_LOG"
+steer buckets eth9 -p 146 -f dport -b 4 -4
+rc=$?
+[ $rc -eq 1 ] && [ ! -s "$T/out" ] && [ ! -e "$T/state/eth9.state" ] && ! grep -q '^-N' "$FAKE_ETHTOOL_LOG" &&
+	[ "$(cat "$T/err")" = "l4steer: locations 0-3 of eth9 hold 2 other rules (1: flow-type ip4 l4proto 146 l4data 0x1 m 0xfffffffc action 5; 3: TCP over IPv4): see 'ethtool -n eth9'; delete them ('ethtool -N eth9 delete N') or choose free locations (--loc); refusing" ]
+ok "l4steer: locations held by other rules: refused, naming them, nothing changed" $? "exit $rc: $(cat "$T/out" "$T/err")"
+steer buckets eth9 -p 146 -f dport -b 4 -4 --loc 4
+rc=$?
+[ $rc -eq 0 ] && [ "$(head -n1 "$T/out")" = "rule 4: flow-type ip4 l4proto 146 l4data 0x0 m 0xfffffffc action 0" ] &&
+	[ "$(wc -l <"$FAKE_ETHTOOL_RULES")" -eq 6 ]
+ok "l4steer: --loc 4 puts the rules after the others" $? "exit $rc: $(cat "$T/out" "$T/err")"
+steer remove eth9; : >"$FAKE_ETHTOOL_RULES"
+bad "l4steer: list --loc" "$L" list eth9 --loc 4
+bad "l4steer: bad --loc" "$L" buckets eth9 -p 146 -f dport -b 4 --loc x
+export FAKE_ETHTOOL_K="$DATA/ethtool-k-off"
+
+# A port that does not exist (review F9): one line, before ethtool runs
+: >"$FAKE_ETHTOOL_LOG"
+steer buckets nosuchdev0 -p 146 -f dport -b 4 -c 0-3
+rc=$?
+[ $rc -eq 1 ] && [ ! -s "$FAKE_ETHTOOL_LOG" ] && [ "$(cat "$T/err")" = "l4steer: no such network device 'nosuchdev0'" ]
+ok "l4steer: a missing port: one line, exit 1" $? "exit $rc: $(cat "$T/err")"
+steer buckets nosuchdev0 -p 146 -f dport -b 2 -4 -n
+rc=$?
+[ $rc -eq 0 ] && [ "$(wc -l <"$T/out")" -eq 3 ] &&
+	[ "$(cat "$T/err")" = "l4steer: no such network device 'nosuchdev0' here; dry run: printing the commands for a device that has it" ]
+ok "l4steer: a dry run for a missing port: one warning, the plan" $? "exit $rc: $(cat "$T/err")"
+steer buckets nosuchdev0 -p 146 -f dport -b 2 -c 0,1 -n
+rc=$?
+[ $rc -eq 1 ] && [ "$(cat "$T/err")" = "l4steer: no such network device 'nosuchdev0': the IRQs of its queues (--cores) cannot be planned here" ]
+ok "l4steer: a dry run with --cores for a missing port: one line, exit 1" $? "exit $rc: $(cat "$T/err")"
+
+# Cores that are not online (review F12): a warning naming them
+mkdir -p "$T/sys/devices/system/cpu" && echo 0-1 >"$T/sys/devices/system/cpu/online"
+steer buckets eth9 -p 146 -f dport -b 4 -4 -c 0-3 -n
+rc=$?
+[ $rc -eq 0 ] && [ "$(cat "$T/err")" = "l4steer: --cores names 2 CPUs that are not online (2,3; online: 0-1): pinning their IRQs will fail" ]
+ok "l4steer: cores not online are named" $? "exit $rc: $(cat "$T/err")"
+steer buckets eth9 -p 146 -f dport -b 2 -4 -c 0-1 -n
+[ $? -eq 0 ] && [ ! -s "$T/err" ]
+ok "l4steer: online cores: no warning" $? "$(cat "$T/err")"
+rm "$T/sys/devices/system/cpu/online"
+
 # A failing third rule: the two installed are deleted, ntuple turned off.
 : >"$FAKE_ETHTOOL_LOG"
-rm -f "$FAKE_ETHTOOL_IDS"
+rm -f "$FAKE_ETHTOOL_IDS"; : >"$FAKE_ETHTOOL_RULES"
 FAKE_ETHTOOL_FAIL=3 steer buckets eth9 -p 146 -f dport -b 4 -4
 rc=$?
 cp "$FAKE_ETHTOOL_LOG" "$T/out"
@@ -384,13 +455,13 @@ rc=$?
 [ "$rc" -eq 0 ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
 	grep -q "eth9 does not support ntuple filters (no ntuple-filters in 'ethtool -k eth9'); dry run: printing the commands" "$T/err" &&
 	[ "$(cat "$T/out")" = "ethtool -K eth9 ntuple on
-ethtool -N eth9 flow-type ip4 l4proto 146 l4data 0x0 m 0xfffffffe action 0
-ethtool -N eth9 flow-type ip4 l4proto 146 l4data 0x1 m 0xfffffffe action 1" ]
+ethtool -N eth9 flow-type ip4 l4proto 146 l4data 0x0 m 0xfffffffe action 0 loc 0
+ethtool -N eth9 flow-type ip4 l4proto 146 l4data 0x1 m 0xfffffffe action 1 loc 1" ]
 ok "l4steer: dry run without ntuple filters prints the plan and warns" $? "exit $rc: $(cat "$T/out" "$T/err")"
 FAKE_ETHTOOL_K="$DATA/ethtool-k-fixed" steer range eth9 -p 253 -f dport -m 7:1 -6 -n
 rc=$?
 [ "$rc" -eq 0 ] && grep -q 'off \[fixed\]); dry run' "$T/err" &&
-	[ "$(tail -1 "$T/out")" = "ethtool -N eth9 flow-type ip6 l4proto 253 l4data 0x7 m 0xffff0000 action 1" ]
+	[ "$(tail -1 "$T/out")" = "ethtool -N eth9 flow-type ip6 l4proto 253 l4data 0x7 m 0xffff0000 action 1 loc 0" ]
 ok "l4steer: dry run on 'ntuple-filters: off [fixed]' prints the plan" $? "exit $rc: $(cat "$T/out" "$T/err")"
 steer buckets eth8 -p 146 -f dport -b 2 -c 0,1 -n
 rc=$?
@@ -417,7 +488,7 @@ FAKE_ETHTOOL_K="$DATA/ethtool-k-on" steer buckets eth9 -p 146 -f dport -b 1024 -
 rc=$?
 [ "$rc" -eq 0 ] && [ "$(grep -c ' flow-type ip4 ' "$T/out")" -eq 1024 ] &&
 	[ "$(grep -c ' flow-type ip6 ' "$T/out")" -eq 1024 ] &&
-	grep -q 'ip6 l4proto 146 l4data 0x3ff m 0xfffffc00 action 1023$' "$T/out"
+	grep -q 'ip6 l4proto 146 l4data 0x3ff m 0xfffffc00 action 1023 loc 2047$' "$T/out"
 ok "l4steer: -b 1024 without -4/-6 gives 1024 rules per family" $? "exit $rc: $(head -2 "$T/err")"
 
 # Adjacent ranges to the same queue are merged first; a single port is P.
@@ -439,11 +510,11 @@ done
 
 # A failing rule: the message quotes the whole command, ethtool included.
 : >"$FAKE_ETHTOOL_LOG"
-rm -f "$FAKE_ETHTOOL_IDS"
+rm -f "$FAKE_ETHTOOL_IDS"; : >"$FAKE_ETHTOOL_RULES"
 FAKE_ETHTOOL_FAIL=2 steer range eth9 -p 146 -f dport -m 1-3:1 -4
 rc=$?
 [ "$rc" -eq 1 ] &&
-	grep -q "^l4steer: 'ethtool -N eth9 flow-type ip4 l4proto 146 l4data 0x2 m 0xffff0001 action 1' failed; undoing what was installed$" "$T/err"
+	grep -q "^l4steer: 'ethtool -N eth9 flow-type ip4 l4proto 146 l4data 0x2 m 0xffff0001 action 1 loc 1' failed; undoing what was installed$" "$T/err"
 ok "l4steer: rollback message quotes the whole failed command" $? "exit $rc: $(cat "$T/err")"
 
 # Protocols mlx5's fixed parser handles are refused up front (exit 2);

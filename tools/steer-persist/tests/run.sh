@@ -35,10 +35,12 @@ dev=eth9 proto=253 field=dport buckets=4 cpus=0-3   # trailing comment
 
 dev=eth9 proto=132 field=sport ranges=1000-1999:2,2000-2999:3 family=4
 CONF
-"$S" check >"$T/out" 2>&1
-expect "check: each line becomes its l4steer command (eth9 absent: arguments checked only)" "$T/out" \
-"l4steer buckets eth9 -p 253 -f dport -b 4 -c 0-3    # eth9 is not here: its ntuple support, channels and IRQs not checked
-l4steer range eth9 -p 132 -f sport -m 1000-1999:2 -m 2000-2999:3 -4    # eth9 is not here: its ntuple support, channels and IRQs not checked"
+"$S" check >"$T/out" 2>"$T/err"; rc=$?
+expect "check: each line becomes its l4steer command, the second set after the first's 8 rules" "$T/out" \
+"l4steer buckets eth9 -p 253 -f dport -b 4 -c 0-3
+l4steer range eth9 -p 132 -f sport -m 1000-1999:2 -m 2000-2999:3 -4 --loc 8"
+[ $rc -eq 4 ] && [ "$(cat "$T/err")" = "flexl4-steer: eth9: in $T/steer.conf, but no such network device: its ntuple support, channels and IRQs not checked" ] &&
+	pass "check: a configured port that is absent: one line, exit 4 (review F5)" || fail "check: absent port" "rc $rc: $(cat "$T/err")"
 refused() {	# NAME LINE PATTERN: a config of LINE is refused with one line naming line 2
 	printf '# x\n%s\n' "$2" >"$T/bad.conf"
 	FLEXL4_STEER_CONF=$T/bad.conf "$S" check >"$T/out" 2>"$T/err"
@@ -75,8 +77,8 @@ FLEXL4_STEER_CONF=$T/bad.conf "$S" apply >"$T/out" 2>"$T/err"
 [ $? -eq 2 ] && grep -q 'channels=4 for eth9' "$T/err" && pass "apply refuses the same config as check" ||
 	fail "apply refuses the same config as check" "$(cat "$T/out" "$T/err")"
 echo "dev=eth9 proto=253 field=dport ranges=5000:1,6000-6001:2 channels=16" >"$T/one.conf"
-FLEXL4_STEER_CONF=$T/one.conf "$S" check >"$T/out" 2>&1
-[ $? -eq 0 ] && grep -q '^l4steer range eth9 -p 253 -f dport -m 5000:1 -m 6000-6001:2    #' "$T/out" &&
+FLEXL4_STEER_CONF=$T/one.conf "$S" check >"$T/out" 2>/dev/null
+[ $? -eq 4 ] && grep -q '^l4steer range eth9 -p 253 -f dport -m 5000:1 -m 6000-6001:2$' "$T/out" &&
 	pass "ranges=5000:1: a single port is accepted (review F26)" || fail "single port" "$(cat "$T/out")"
 refused "bad family" "dev=eth9 proto=253 field=dport buckets=2 family=5" "bad family"
 FLEXL4_STEER_CONF=$T/none "$S" apply >/dev/null 2>&1
@@ -86,8 +88,9 @@ FLEXL4_STEER_CONF=$T/none "$S" apply >/dev/null 2>&1
 [ $? -eq 0 ] && [ ! -s "$T/err" ] && grep -q '^  flexl4-steer resume' "$T/out" && grep -q '^4 no such device' "$T/out" &&
 	pass "--help: the whole usage on stdout, exit 0" || fail "--help" "$(cat "$T/err")"
 "$S" frobnicate >"$T/out" 2>"$T/err"
-[ $? -eq 2 ] && [ ! -s "$T/out" ] && grep -q '^  flexl4-steer apply' "$T/err" &&
-	pass "unknown command: usage on stderr, exit 2" || fail "unknown command"
+[ $? -eq 2 ] && [ ! -s "$T/out" ] &&
+	[ "$(cat "$T/err")" = "flexl4-steer: unknown command 'frobnicate': want apply, remove, resume, check or status (see flexl4-steer --help)" ] &&
+	pass "unknown command: one line on stderr, exit 2 (review F25)" || fail "unknown command" "$(cat "$T/err")"
 "$S" --version >"$T/out" 2>&1
 [ $? -eq 0 ] && [ "$(cat "$T/out")" = "flexl4-steer $(cat "$HERE/../VERSION") (mlx5-flexl4 tools)" ] &&
 	pass "--version" || fail "--version" "$(cat "$T/out")"
@@ -114,12 +117,13 @@ affinity() { for i in 40 41 42 43; do cat "$T/proc/irq/$i/smp_affinity_list"; do
 "$S" apply >"$T/out" 2>&1; rc=$?
 expect "apply: one line per rule set" "$T/out" \
 "flexl4-steer: eth9: applied l4steer buckets eth9 -p 253 -f dport -b 4 -c 0-3 (8 rules)
-flexl4-steer: eth9: applied l4steer range eth9 -p 132 -f sport -m 1000-1999:2 -m 2000-2999:3 -4 (15 rules)"
+flexl4-steer: eth9: applied l4steer range eth9 -p 132 -f sport -m 1000-1999:2 -m 2000-2999:3 -4 --loc 8 (15 rules)"
 [ $rc -eq 0 ] && [ "$(wc -l <"$FAKE_RULES")" -eq 23 ] && pass "apply: 23 rules in the device's table" ||
 	fail "apply: 23 rules in the device's table" "rc $rc, $(wc -l <"$FAKE_RULES") rules"
 [ "$(affinity)" = "0 1 2 3" ] && pass "apply: queue k's IRQ on CPU k" || fail "apply: IRQs" "$(affinity)"
-grep -q '^1023 flow-type ip4 l4proto 253 l4data 0x0 m 0xfffffffc action 0$' "$FAKE_RULES" &&
-	pass "apply: the rules are l4steer's" || fail "apply: the rules are l4steer's" "$(head -n2 "$FAKE_RULES")"
+grep -q '^0 flow-type ip4 l4proto 253 l4data 0x0 m 0xfffffffc action 0$' "$FAKE_RULES" &&
+	grep -q '^8 flow-type ip4 l4proto 132 l4data 0x3e80000 m 0x0007ffff action 2$' "$FAKE_RULES" &&
+	pass "apply: the rules are l4steer's, at locations 0-7 and 8-22" || fail "apply: the rules are l4steer's" "$(head -n2 "$FAKE_RULES")"
 
 cp "$FAKE_RULES" "$T/rules.before"
 : >"$FAKE_LOG"
@@ -134,22 +138,25 @@ for i in 40 41 42 43; do echo 0-1 >"$T/proc/irq/$i/smp_affinity_list"; done
 "$S" apply >"$T/out" 2>&1
 expect "after a firmware reset: applied again, one line per set" "$T/out" \
 "flexl4-steer: eth9: applied l4steer buckets eth9 -p 253 -f dport -b 4 -c 0-3 (8 rules, again: its rules had gone (driver reload or firmware reset))
-flexl4-steer: eth9: applied l4steer range eth9 -p 132 -f sport -m 1000-1999:2 -m 2000-2999:3 -4 (15 rules, again: its rules had gone (driver reload or firmware reset))"
+flexl4-steer: eth9: applied l4steer range eth9 -p 132 -f sport -m 1000-1999:2 -m 2000-2999:3 -4 --loc 8 (15 rules, again: its rules had gone (driver reload or firmware reset))"
 [ "$(wc -l <"$FAKE_RULES")" -eq 23 ] && [ "$(affinity)" = "0 1 2 3" ] &&
 	pass "after a firmware reset: 23 rules and the IRQ pinning back" || fail "after reset" "$(affinity)"
 
 sed -i 's/buckets=4 cpus=0-3/buckets=2/' "$T/steer.conf"	# the operator edits the config
 "$S" apply >"$T/out" 2>&1
-expect "config edited: the old set removed, the new one applied" "$T/out" \
-"flexl4-steer: eth9: removed l4steer buckets eth9 -p 253 -f dport -b 4 -c 0-3 (no longer in $T/steer.conf)
-flexl4-steer: eth9: applied l4steer buckets eth9 -p 253 -f dport -b 2 (4 rules)"
+expect "config edited: the old set removed, the new one applied, the next set moved up after it" "$T/out" \
+"flexl4-steer: eth9: removed l4steer range eth9 -p 132 -f sport -m 1000-1999:2 -m 2000-2999:3 -4 --loc 8 (no longer in $T/steer.conf)
+flexl4-steer: eth9: removed l4steer buckets eth9 -p 253 -f dport -b 4 -c 0-3 (no longer in $T/steer.conf)
+flexl4-steer: eth9: applied l4steer buckets eth9 -p 253 -f dport -b 2 (4 rules)
+flexl4-steer: eth9: applied l4steer range eth9 -p 132 -f sport -m 1000-1999:2 -m 2000-2999:3 -4 --loc 4 (15 rules)"
 [ "$(wc -l <"$FAKE_RULES")" -eq 19 ] && [ "$(affinity)" = "0-1 0-1 0-1 0-1" ] &&
 	pass "config edited: 19 rules, IRQ affinities restored" ||
 	fail "config edited" "$(wc -l <"$FAKE_RULES") rules, $(affinity)"
 
-"$S" status >"$T/out" 2>&1
-grep -q '^== buckets eth9 -p 253 -f dport -b 2$' "$T/out" && grep -q '^rule 1023: ' "$T/out" &&
-	pass "status: lists each set and its rules" || fail "status" "$(head -3 "$T/out")"
+"$S" status >"$T/out" 2>&1; rc=$?
+[ $rc -eq 0 ] && [ "$(head -n1 "$T/out")" = "eth9: applied: 2 of 2 sets, 19 rules" ] &&
+	grep -q '^== buckets eth9 -p 253 -f dport -b 2$' "$T/out" && grep -q '^rule 0: ' "$T/out" &&
+	pass "status: one line per port, then each set and its rules" || fail "status" "rc $rc: $(head -3 "$T/out")"
 
 "$S" remove >"$T/out" 2>&1; rc=$?
 [ $rc -eq 0 ] && [ "$(wc -l <"$T/out")" -eq 3 ] && [ ! -s "$FAKE_RULES" ] &&
@@ -163,9 +170,9 @@ FLEXL4_STEER_BACKOFF=600 "$S" apply >"$T/out" 2>&1; rc=$?
 "$S" apply eth9 >"$T/out" 2>&1; rc=$?
 [ $rc -eq 0 ] && [ ! -s "$FAKE_RULES" ] && grep -q "^flexl4-steer: eth9: paused by 'flexl4-steer remove' at .*: nothing applied ('flexl4-steer resume eth9' ends the pause)$" "$T/out" &&
 	pass "paused: 'apply eth9' (udev) applies nothing and says why" || fail "paused: apply eth9" "rc $rc: $(cat "$T/out")"
-"$S" status >"$T/out" 2>&1
-grep -q "^== eth9: paused since .* ('flexl4-steer resume eth9' ends it)$" "$T/out" &&
-	pass "paused: status says so" || fail "paused: status" "$(cat "$T/out")"
+"$S" status >"$T/out" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q "^eth9: paused since .* ('flexl4-steer resume eth9' ends it)$" "$T/out" && [ "$(wc -l <"$T/out")" -eq 1 ] &&
+	pass "paused, nothing installed: status prints the port's line (review F27)" || fail "paused: status" "$(cat "$T/out")"
 "$S" resume eth9 >"$T/out" 2>&1; rc=$?
 [ $rc -eq 0 ] && [ "$(head -n1 "$T/out")" = "flexl4-steer: eth9: pause ended" ] && [ "$(wc -l <"$T/out")" -eq 3 ] &&
 	[ "$(wc -l <"$FAKE_RULES")" -eq 19 ] && [ ! -e "$T/state/eth9.paused" ] &&
@@ -218,6 +225,13 @@ echo "dev=eth9 proto=253 field=dport buckets=64 channels=64" >"$T/steer.conf"
 "$S" apply >"$T/out" 2>&1; rc=$?
 [ $rc -eq 1 ] && grep -q '^flexl4-steer: eth9: FAILED ethtool -L eth9 combined 64: netlink error: Invalid argument$' "$T/out" &&
 	pass "channels the device refuses: one FAILED line, exit 1" || fail "channels refused" "rc $rc: $(cat "$T/out")"
+FLEXL4_STEER_BACKOFF=600 "$S" apply >"$T/out" 2>&1; rc=$?
+[ $rc -eq 0 ] && [ ! -s "$T/out" ] &&
+	pass "the timer's run: a refused channel count is not retried (nor logged) within the backoff (review F10)" ||
+	fail "channels backoff" "rc $rc: $(cat "$T/out")"
+"$S" apply >"$T/out" 2>&1; rc=$?
+[ $rc -eq 1 ] && grep -q 'FAILED ethtool -L eth9 combined 64' "$T/out" &&
+	pass "channels: a run by hand retries at once" || fail "channels: no backoff by hand" "rc $rc: $(cat "$T/out")"
 "$S" remove >/dev/null 2>&1; rm -f "$T/state/eth9.paused" "$T/state/"*.failed
 unset FAKE_CHANNELS
 
@@ -236,6 +250,59 @@ FAKE_NTUPLE='off [fixed]' FLEXL4_STEER_BACKOFF=600 "$S" apply >"$T/out" 2>&1; rc
 	fail "backoff" "rc $rc: $(cat "$T/out")"
 FAKE_NTUPLE='off [fixed]' "$S" apply >"$T/out" 2>&1; rc=$?
 [ $rc -eq 1 ] && grep -q FAILED "$T/out" && pass "a run by hand or by udev retries at once" || fail "no backoff" "rc $rc"
+FAKE_NTUPLE='off [fixed]' "$S" check >"$T/out" 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] && [ "$(cat "$T/err")" = "flexl4-steer: eth9 cannot take it: eth9 does not support ntuple filters (ntuple-filters: off [fixed])" ] &&
+	pass "check: a present port that cannot take a line: l4steer's reason without its dry-run wording (review F16)" ||
+	fail "check: cannot take it" "rc $rc: $(cat "$T/err")"
+rm -f "$T/state/"*.failed
+FAKE_ETHTOOL_FAIL=1 "$S" apply >"$T/out" 2>&1; rc=$?
+expect "a rule the driver refuses: the FAILED line carries ethtool's errno text (review F24)" "$T/out" \
+"flexl4-steer: eth9: FAILED l4steer buckets eth9 -p 253 -f dport -b 2: '$ETHTOOL -N eth9 flow-type ip4 l4proto 253 l4data 0x0 m 0xfffffffe action 0 loc 0' failed; undoing what was installed (ethtool: Invalid argument; dmesg has the driver's reason)"
+rm -f "$T/state/"*.failed
+
+# README steps 4 and 5 in order (review F2): l4steer by hand, then flexl4-steer apply of the same
+# set: the rules are kept, not installed twice
+echo "dev=eth9 proto=253 field=dport buckets=16 cpus=0-15 channels=16" >"$T/steer.conf"
+: >"$FAKE_RULES"; : >"$FAKE_LOG"
+"$L4STEER" buckets eth9 -p 253 -f dport -b 16 -c 0-15 >"$T/out" 2>&1
+"$S" apply >"$T/out" 2>&1; rc=$?
+[ $rc -eq 0 ] && [ "$(wc -l <"$FAKE_RULES")" -eq 32 ] && [ "$(grep -c '^-N eth9 flow-type' "$FAKE_LOG")" -eq 32 ] &&
+	[ "$(cat "$T/out")" = "flexl4-steer: eth9: kept l4steer buckets eth9 -p 253 -f dport -b 16 -c 0-15: its 32 rules were already installed at their locations (by l4steer by hand?); flexl4-steer keeps them now" ] &&
+	pass "steps 4 then 5: 32 rules, not 64; flexl4-steer says it keeps them (review F2)" ||
+	fail "steps 4 then 5" "rc $rc, $(wc -l <"$FAKE_RULES") rules, $(grep -c '^-N eth9 flow-type' "$FAKE_LOG") -N: $(cat "$T/out")"
+"$S" apply >"$T/out" 2>&1; rc=$?
+[ $rc -eq 0 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$FAKE_RULES")" -eq 32 ] &&
+	pass "steps 4 then 5, apply again: silent, still 32 rules" || fail "steps 4 then 5 again" "rc $rc: $(cat "$T/out")"
+"$S" remove eth9 >"$T/out" 2>&1
+"$L4STEER" remove eth9 >"$T/out2" 2>&1; rc=$?
+[ ! -s "$FAKE_RULES" ] && [ $rc -eq 0 ] && [ "$(cat "$T/out2")" = "removed 0 rules, 16 IRQ settings from eth9 (32 more were gone already)" ] &&
+	pass "then flexl4-steer remove and l4steer remove: no rule left, no ethtool error" || fail "remove both" "rc $rc: $(cat "$T/out" "$T/out2")"
+rm -f "$T/state/eth9.paused"
+printf '%s\n' '3 other tcp4' >"$FAKE_RULES"	# another tool's rule where the set goes
+"$S" apply >"$T/out" 2>&1; rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l <"$FAKE_RULES")" -eq 1 ] &&
+	grep -q "^flexl4-steer: eth9: FAILED l4steer buckets eth9 -p 253 -f dport -b 16 -c 0-15: locations 0-31 of eth9 hold 1 other rule (3: TCP over IPv4): see '.*-n eth9'; delete it " "$T/out" &&
+	pass "another tool's rule at the set's locations: FAILED, naming it, nothing installed" || fail "other rule" "rc $rc: $(cat "$T/out")"
+: >"$FAKE_RULES"; rm -f "$T/state/"*.failed
+
+# a configured port that is absent (review F5): apply PORT, check, status say so, exit 4
+echo "dev=eth7 proto=253 field=dport buckets=2" >>"$T/steer.conf"
+"$S" apply eth7 >"$T/out" 2>"$T/err"; rc=$?
+[ $rc -eq 4 ] && [ ! -s "$T/out" ] && [ "$(cat "$T/err")" = "flexl4-steer: eth7: in $T/steer.conf, but no such network device: nothing applied" ] &&
+	pass "apply of a configured port that is absent: one line, exit 4" || fail "apply eth7" "rc $rc: $(cat "$T/out" "$T/err")"
+"$S" apply >"$T/out" 2>"$T/err"; rc=$?
+[ $rc -eq 4 ] && [ "$(wc -l <"$FAKE_RULES")" -eq 32 ] && [ "$(cat "$T/err")" = "flexl4-steer: eth7: in $T/steer.conf, but no such network device: nothing applied" ] &&
+	pass "apply: the present port applied, the absent one named, exit 4" || fail "apply with eth7 absent" "rc $rc: $(cat "$T/out" "$T/err")"
+"$S" status >"$T/out" 2>&1; rc=$?
+[ $rc -eq 4 ] && [ "$(head -n2 "$T/out")" = "eth9: applied: 1 of 1 sets, 32 rules
+eth7: absent: in $T/steer.conf, but no such network device" ] &&
+	pass "status: one line per configured port (applied, absent), exit 4" || fail "status with eth7 absent" "rc $rc: $(cat "$T/out")"
+"$S" remove >/dev/null 2>&1; rm -f "$T/state/eth9.paused"
+"$S" status >"$T/out" 2>&1; rc=$?
+[ $rc -eq 4 ] && [ "$(cat "$T/out")" = "eth9: not applied: 0 of 1 sets ('flexl4-steer apply eth9')
+eth7: absent: in $T/steer.conf, but no such network device" ] &&
+	pass "status with nothing installed: still one line per port (review F27)" || fail "status, nothing installed" "rc $rc: $(cat "$T/out")"
+echo "dev=eth9 proto=253 field=dport buckets=2" >"$T/steer.conf"
 unset L4STEER_SYS L4STEER_PROC
 
 # --- a veth port that comes and goes (modprobe -r / modprobe), in a network namespace ---------
@@ -243,9 +310,19 @@ if ip netns add "$NS" 2>/dev/null; then
 	echo "dev=va proto=146 field=dport buckets=4" >"$T/steer.conf"
 	: >"$FAKE_RULES"
 	in_ns() { ip netns exec "$NS" "$@"; }
-	in_ns "$S" apply >"$T/out" 2>&1
-	[ ! -s "$T/out" ] && [ ! -s "$FAKE_RULES" ] && pass "netns: no port yet: nothing to do, silently" ||
-		fail "netns: no port" "$(cat "$T/out")"
+	in_ns "$S" apply >"$T/out" 2>&1; rc=$?
+	[ $rc -eq 4 ] && [ ! -s "$FAKE_RULES" ] &&
+		[ "$(cat "$T/out")" = "flexl4-steer: va: in $T/steer.conf, but no such network device: nothing applied" ] &&
+		pass "netns: a configured port not there yet: one line, exit 4 (review F5)" || fail "netns: no port" "rc $rc: $(cat "$T/out")"
+	FLEXL4_STEER_BACKOFF=600 in_ns "$S" apply >"$T/out" 2>&1; rc=$?
+	[ $rc -eq 4 ] && [ ! -s "$T/out" ] &&
+		pass "netns: the timer's run within the backoff: exit 4, nothing logged again" || fail "netns: absent, backoff" "rc $rc: $(cat "$T/out")"
+	in_ns "$S" apply va >"$T/out" 2>&1; rc=$?
+	[ $rc -eq 4 ] && [ "$(cat "$T/out")" = "flexl4-steer: va: in $T/steer.conf, but no such network device: nothing applied" ] &&
+		pass "netns: 'apply va' of the absent port: one line, exit 4" || fail "netns: apply va absent" "rc $rc: $(cat "$T/out")"
+	in_ns "$S" status >"$T/out" 2>&1; rc=$?
+	[ $rc -eq 4 ] && [ "$(cat "$T/out")" = "va: absent: in $T/steer.conf, but no such network device" ] &&
+		pass "netns: status of the absent port: its line, exit 4" || fail "netns: status absent" "rc $rc: $(cat "$T/out")"
 	in_ns ip link add va type veth peer name vb
 	in_ns "$S" apply va >"$T/out" 2>&1	# what flexl4-steer@va.service runs when va appears
 	expect "netns: the port appears: applied" "$T/out" \
@@ -308,6 +385,7 @@ ln -s flexl4-steer@.service "$U/$IH"
 	pass "systemd-analyze verify: $IH" || fail "systemd-analyze verify $IH" "$(cat "$T/out")"
 if ip netns exec "$NS" true 2>/dev/null; then
 	echo "dev=homa-rx proto=146 field=dport buckets=2" >"$T/steer.conf"
+	ip netns exec "$NS" ip link del va 2>/dev/null; : >"$FAKE_RULES"	# va and its rules go (one fake table)
 	ip netns exec "$NS" ip link add homa-rx type veth peer name homa-tx
 	ip netns exec "$NS" "$S" apply "$(systemd-escape -u --path "$i")" >"$T/out" 2>&1
 	expect "netns: 'apply %f' of homa-rx applies the port by its name" "$T/out" \
