@@ -28,7 +28,10 @@ export TOOLS=$T/tools SENDER_TOOLS=/root/flexl4 REAL_TOOLS=$HERE/../flexl4
 mkdir -p "$T/sys/module/mlx5_core"	# the loaded module: the one modinfo finds, out of tree
 echo 0123456789ABCDEF0123456 >"$T/sys/module/mlx5_core/srcversion"
 echo OE >"$T/sys/module/mlx5_core/taint"
-export FIRSTRUN_SYS=$T/sys
+echo flexl4-6.12.118.a14a7dc4 >"$T/sys/module/mlx5_core/version"
+mkdir -p "$T/sys/devices/system/cpu" "$T/mods"
+echo 0-31 >"$T/sys/devices/system/cpu/online"
+export FIRSTRUN_SYS=$T/sys FLEXL4_LOADED_MODULES=$T/mods
 PATH0=$PATH
 # scenario N [COMMAND...]: a fresh $FAKE (files there override tests/data); the COMMANDs are not
 # installed in it; debugfs shows tests/data/parse_graph
@@ -39,7 +42,7 @@ scenario() {
 		case " $* " in *" $c "*) ;; *) ln -s "$HERE/tests/fake" "$FAKE/bin/$c" ;; esac
 	done
 	cp "$HERE/tests/data/parse_graph" "$FAKE/debug/mlx5/0000:08:00.0/parse_graph"
-	: >"$FAKE/initrd"
+	: >"$FAKE/initrd"; : >"$FAKE/rules"
 	export PATH="$FAKE/bin:$PATH0" FIRSTRUN_DEBUGFS=$FAKE/debug FIRSTRUN_INITRD=$FAKE/initrd
 }
 # SIGINT at its default, as at a terminal: started from a background job of a script (SIGINT
@@ -110,19 +113,23 @@ sed 's/^Combined:\t16$/Combined:\t8/' "$HERE/tests/data/ethtool-l" >"$FAKE/ethto
 echo /lib/modules/6.12.118+deb13-amd64/kernel/drivers/net/ethernet/mellanox/mlx5/core/mlx5_core.ko.xz >"$FAKE/modinfo-filename"
 echo usr/lib/modules/6.12.118+deb13-amd64/kernel/drivers/net/ethernet/mellanox/mlx5/core/mlx5_core.ko.xz >"$FAKE/initramfs"
 rm -r "$FAKE/debug/mlx5"
+printf '%s\n' '0 flow-type ip4 l4proto 253 l4data 0x0 m 0xfffffff0 action 0' '1 other tcp4' '5 other tcp4' >"$FAKE/rules"
+echo 0-7 >"$T/sys/devices/system/cpu/online"	# a BlueField-2's Arm cores
 firstrun -o "$T/r3.txt" -t "$T/nowhere"; rc=$?
+echo 0-31 >"$T/sys/devices/system/cpu/online"
 [ $rc -eq 1 ] && pass "missing prerequisites: exit 1" || fail "missing prerequisites: exit $rc"
 has "missing prerequisites: each FAIL says what to do, missing commands by package (review F24)" "$T/r3.txt" \
 	'^FAIL commands: missing packages: apt-get install mstflint \(the selftest.s ynl needs python3-yaml\)$' \
-	'^FAIL mlx5_core: the distribution.s module .*install the one scripts/dist-build built' \
+	"^FAIL mlx5_core: the distribution's module is installed \(/lib/modules/.*/mlx5_core.ko.xz\) and loaded: install the one scripts/dist-build built$" \
 	"^FAIL initramfs: .*/s3/initrd carries the distribution's mlx5_core, which loads at boot: update-initramfs -u -k " \
 	'^FAIL firmware in effect: unknown without mstconfig: apt-get install mstflint$' \
 	'^FAIL parse graph: no .*/debug/mlx5: mount -t debugfs none /sys/kernel/debug$' \
 	'^FAIL channels: 8 combined, need 16: ethtool -L ens1f1np1 combined 16' \
 	'^FAIL irqbalance runs .*: systemctl stop irqbalance' \
-	'^FAIL l4steer rules from an earlier run are installed on ens1f1np1: .*/l4steer remove ens1f1np1$' \
+	"^FAIL rules: 3 installed on ens1f1np1 \('ethtool -n ens1f1np1'\): the run without rules needs none: flexl4-steer remove ens1f1np1 \(pauses step 5\), l4steer remove ens1f1np1 \(step 4\), or ethtool -N ens1f1np1 delete N$" \
+	'^FAIL CPUs: the queues. IRQs go to CPUs 0-15, but 8,9,10,11,12,13,14,15 not online \(online: 0-7\): CPUS=LIST of 16 online CPUs, e.g. from /sys/class/net/ens1f1np1/device/local_cpulist$' \
 	'^FAIL selftest: no .*/nowhere/tools/testing/selftests/drivers/net/hw/ntuple.py \(-t TREE of the series, or -t a tarball' \
-	'^firstrun: 9 prerequisite'
+	'^firstrun: 10 prerequisite'
 grep -q "l4send -d" "$FAKE/log" && fail "missing prerequisites: traffic was sent" ||
 	pass "missing prerequisites: no selftest, no traffic"
 
@@ -189,6 +196,42 @@ echo 'print(1)' >"$FAKE/k/tools/testing/selftests/drivers/net/hw/ntuple.py"
 "$HERE/pack-selftest" "$FAKE/k" "$FAKE/st2.tar.gz" >"$FAKE/pack.out" 2>&1; rc=$?
 [ $rc -eq 1 ] && [ ! -e "$FAKE/st2.tar.gz" ] && grep -q 'has no l4data case: apply the series first' "$FAKE/pack.out" &&
 	pass "pack-selftest refuses a tree without the series" || fail "pack-selftest refusal" "rc $rc"
+
+scenario 11	# nothing loaded, nothing installed, a tarball that is not there (review F19)
+mkdir -p "$FAKE/sys"; : >"$FAKE/modinfo-filename"; grep -v '^srcversion' "$HERE/tests/data/modinfo" >"$FAKE/modinfo"
+FIRSTRUN_SYS=$FAKE/sys firstrun -o "$T/r11.txt" -t "$T/missing.tar.gz"; rc=$?
+[ $rc -eq 1 ] && pass "nothing loaded or installed: exit 1" || fail "nothing loaded: exit $rc"
+has "nothing loaded or installed: one FAIL each, no empty name, the tarball named once" "$T/r11.txt" \
+	"^FAIL mlx5_core: none installed for kernel $(uname -r) \(modinfo finds none\): install the one scripts/dist-build built$" \
+	"^FAIL selftest: cannot unpack $T/missing.tar.gz: "
+hasnt "nothing loaded: no '()' and no temporary directory in a FAIL line" "$T/r11.txt" '^FAIL .*(\(\)|/tmp/tmp\.)'
+[ "$(grep -c '^FAIL selftest' "$T/r11.txt")" -eq 1 ] && pass "a missing tarball: one selftest FAIL, not two" ||
+	fail "a missing tarball: selftest FAILs" "$(grep '^FAIL selftest' "$T/r11.txt")"
+tar -czf "$FAKE/empty.tar.gz" -C "$FAKE" bin
+firstrun -o "$T/r11b.txt" -t "$FAKE/empty.tar.gz"
+has "a tarball without ntuple.py: named, no temporary directory" "$T/r11b.txt" \
+	"^FAIL selftest: $FAKE/empty.tar.gz has no tools/testing/selftests/drivers/net/hw/ntuple.py \(make it with tools/hw-firstrun/pack-selftest\)$"
+
+# OFED/DOCA hosts (issue 29 item 4): refused in one line on stderr, exit 1, before any report
+O="firstrun: this host runs NVIDIA's OFED/DOCA mlx5 drivers"
+W="the flexl4 module replaces only the kernel's own mlx5_core and would break theirs; use a host without OFED"
+ofed() {	# NAME LINE: firstrun refuses with exactly LINE
+	firstrun -o "$FAKE/r.txt"; rc=$?
+	[ $rc -eq 1 ] && [ "$(cat "$FAKE/stdout")" = "$2" ] && [ ! -e "$FAKE/r.txt" ] && ! grep -q '^ssh' "$FAKE/log" &&
+		pass "an OFED host ($1): refused in one line, exit 1, no report" || fail "OFED host ($1)" "rc $rc: $(cat "$FAKE/stdout")"
+}
+scenario 12
+printf '#!/bin/sh\necho MLNX_OFED_LINUX-24.10-1.1.4.0:\n' >"$FAKE/bin/ofed_info"; chmod +x "$FAKE/bin/ofed_info"
+ofed "ofed_info" "$O (ofed_info says MLNX_OFED_LINUX-24.10-1.1.4.0:): $W"
+firstrun -f -o "$FAKE/r.txt"; [ $? -eq 1 ] && [ ! -e "$FAKE/r.txt" ] && pass "an OFED host: -f does not override the refusal" ||
+	fail "OFED host with -f"
+scenario 13
+sed 's/^version: .*/version:        24.10-1.1.4/' "$HERE/tests/data/modinfo" >"$FAKE/modinfo"
+ofed "modinfo -F version mlx5_core: 24.10-1.1.4" "$O (the installed mlx5_core is version 24.10-1.1.4): $W"
+scenario 14
+mkdir -p "$T/mods/$(uname -r)/updates/dkms" && echo version=24.10-1.1.4 >"$T/mods/$(uname -r)/updates/dkms/mlx5_core.ko"
+ofed "a DKMS mlx5_core in updates/dkms" "$O ($T/mods/$(uname -r)/updates/dkms/mlx5_core.ko is version 24.10-1.1.4): $W"
+rm -r "$T/mods/$(uname -r)"
 
 "$HERE/firstrun" -i x >/dev/null 2>"$T/err"; rc=$?
 [ $rc -eq 2 ] && grep -q '^usage: firstrun -i IFACE' "$T/err" && pass "missing options: usage, exit 2" || fail "usage: exit $rc"
