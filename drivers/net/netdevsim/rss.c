@@ -206,6 +206,8 @@ struct nsim_rss *nsim_rss_respread(struct netdevsim *ns, u32 channels)
  * if the flow type's hash fields include them, are hashed with the port's
  * key; the low bits of the hash index the indirection table.  Other
  * packets go to queue 0.
+ *
+ * Return: the index of the RX queue.
  */
 u32 nsim_rss_rxq(struct netdevsim *ns, struct sk_buff *skb)
 {

@@ -106,8 +106,8 @@ struct ft_cmd {
 struct ft_entry {
 	u32 table;
 	u8 enable;
-	u32 c[MLX5_ST_SZ_DW_MATCH_PARAM];
-	u32 v[MLX5_ST_SZ_DW_MATCH_PARAM];
+	u32 c[MLX5_ST_SZ_DW(fte_match_param)];	/* fs_core keeps less: the rest is 0 */
+	u32 v[MLX5_ST_SZ_DW(fte_match_param)];
 	u32 action;
 	u32 dests;
 };
@@ -1415,10 +1415,11 @@ static int ft_create_fte(struct mlx5_flow_root_namespace *ns, struct mlx5_flow_t
 	if (err)
 		return err;
 	ft->ftes++;
+	memset(&ft->last, 0, sizeof(ft->last));
 	ft->last.table = t->id;
 	ft->last.enable = fg->mask.match_criteria_enable;
-	memcpy(ft->last.c, fg->mask.match_criteria, sizeof(ft->last.c));
-	memcpy(ft->last.v, fte->val, sizeof(ft->last.v));
+	memcpy(ft->last.c, fg->mask.match_criteria, sizeof(fg->mask.match_criteria));
+	memcpy(ft->last.v, fte->val, sizeof(fte->val));
 	ft->last.action = fte->act_dests.action.action;
 	ft->last.dests = fte->act_dests.dests_size;
 	return 0;
@@ -1576,6 +1577,21 @@ drop_rule(u32 loc, bool ip6, u8 proto, u32 l4data, u32 m, bool ext)
 	return fs;
 }
 
+/* Word by word, so that a failure names the first dword that differs */
+static void expect_dwords(struct kunit *test, const char *what, const u32 *got, const u32 *want,
+			  unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (got[i] != want[i]) {
+			KUNIT_FAIL(test, "%s: dword %u (byte %u) is 0x%08x, want 0x%08x", what, i,
+				   4 * i, be32_to_cpu((__force __be32)got[i]),
+				   be32_to_cpu((__force __be32)want[i]));
+			return;
+		}
+}
+
 /* The entry that the last rule wrote is @e, with @enable, dropping */
 static void expect_entry(struct kunit *test, u32 table, const struct match *e, u8 enable)
 {
@@ -1583,8 +1599,8 @@ static void expect_entry(struct kunit *test, u32 table, const struct match *e, u
 
 	KUNIT_EXPECT_EQ(test, last->table, table);
 	KUNIT_EXPECT_EQ(test, last->enable, enable);
-	KUNIT_EXPECT_MEMEQ(test, last->c, e->c, sizeof(e->c));
-	KUNIT_EXPECT_MEMEQ(test, last->v, e->v, sizeof(e->v));
+	expect_dwords(test, "criteria", last->c, e->c, ARRAY_SIZE(e->c));
+	expect_dwords(test, "value", last->v, e->v, ARRAY_SIZE(e->v));
 	KUNIT_EXPECT_EQ(test, last->action, MLX5_FLOW_CONTEXT_ACTION_DROP);
 	KUNIT_EXPECT_EQ(test, last->dests, 0);
 }
