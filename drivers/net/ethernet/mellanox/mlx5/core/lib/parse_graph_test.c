@@ -1507,7 +1507,6 @@ static int rules_test_init(struct kunit *test)
 		return err;
 	ctx = test->priv;
 	ctx->ft.next_id = 1;
-	ctx->priv->channels.params.num_channels = 16;
 	mdev = ctx->mdev[0];
 	nic_rx = MLX5_ADDR_OF(flow_table_nic_cap, FT_CAP(mdev), flow_table_properties_nic_receive);
 	MLX5_SET(cmd_hca_cap, GEN_CAP(mdev), nic_flow_table, 1);
