@@ -1488,11 +1488,20 @@ static void expect_ft_log(struct kunit *test, const struct ft_cmd *cmds, unsigne
 } while (0)
 #define EXPECT_NO_FT_COMMAND(test) expect_ft_log(test, NULL, 0)
 
-/* Flow table ids start at 1; a rule's table, group and entry in order */
-#define FT_ADD_FIRST(t)	{ FT_CREATE_TABLE, t }, { FT_ROOT, t }, \
-			{ FT_CREATE_GROUP, t }, { FT_CREATE_FTE, t }
-#define FT_DEL_LAST(t)	{ FT_DELETE_FTE, t }, { FT_DESTROY_GROUP, t }, \
-			{ FT_DESTROY_TABLE, t }
+/* The first rule of a table makes the table (ids start at 1), points the
+ * root at it, and adds a group and the entry; the last takes them away
+ */
+static void expect_ft_first_rule(struct kunit *test, u32 t)
+{
+	EXPECT_FT_LOG(test, { FT_CREATE_TABLE, t }, { FT_ROOT, t },
+		      { FT_CREATE_GROUP, t }, { FT_CREATE_FTE, t });
+}
+
+static void expect_ft_last_rule(struct kunit *test, u32 t)
+{
+	EXPECT_FT_LOG(test, { FT_DELETE_FTE, t }, { FT_DESTROY_GROUP, t },
+		      { FT_DESTROY_TABLE, t });
+}
 
 static int rules_test_init(struct kunit *test)
 {
@@ -1637,7 +1646,7 @@ static void rule_install_delete(struct kunit *test)
 			KUNIT_ASSERT_EQ(test, rule_set(ctx, drop_rule(5, ip6, 253, 3, 0xfffffff0,
 								       ext)), 0);
 			EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, obj));
-			EXPECT_FT_LOG(test, FT_ADD_FIRST(t));
+			expect_ft_first_rule(test, t);
 			sample_match(e, ip6, 253, 0, 0xf, 0x3);
 			if (ext)
 				vlan_match(e);
@@ -1659,7 +1668,7 @@ static void rule_install_delete(struct kunit *test)
 			EXPECT_FT_LOG(test, { FT_DELETE_FTE, t });
 			KUNIT_EXPECT_EQ(test, rule_del(ctx, 6), 0);
 			EXPECT_LOG(test, &ctx->fw, DESTROY(0, obj));
-			EXPECT_FT_LOG(test, FT_DEL_LAST(t));
+			expect_ft_last_rule(test, t);
 			KUNIT_EXPECT_EQ(test, num_rules(ctx), 0);
 			KUNIT_EXPECT_EQ(test, rule_del(ctx, 6), -ENOENT);
 			t += 2;		/* a table and its group */
@@ -1685,7 +1694,7 @@ static void rule_native_ports(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, rule_set(ctx, drop_rule(1, ip6, IPPROTO_UDP, 0, 0xffff0000,
 							       false)), 0);
 		EXPECT_NO_COMMAND(test, &ctx->fw);
-		EXPECT_FT_LOG(test, FT_ADD_FIRST(t));
+		expect_ft_first_rule(test, t);
 		ip_match(e, ip6, IPPROTO_UDP);
 		c = MLX5_ADDR_OF(fte_match_param, e->c, outer_headers);
 		v = MLX5_ADDR_OF(fte_match_param, e->v, outer_headers);
@@ -1789,7 +1798,7 @@ static void rule_l2_tuples(struct kunit *test)
 	fs.m_ext.vlan_tci = htons(VLAN_VID_MASK);
 	KUNIT_EXPECT_EQ(test, mlx5e_ethtool_validate_flow(ctx->priv, &fs), 4);
 	KUNIT_ASSERT_EQ(test, rule_set(ctx, fs), 0);
-	EXPECT_FT_LOG(test, FT_ADD_FIRST(1));
+	expect_ft_first_rule(test, 1);
 
 	fs.flow_type |= FLOW_MAC_EXT;
 	fs.location = 10;
