@@ -373,8 +373,6 @@ static void pg_set_caps(struct mlx5_core_dev *mdev)
 	MLX5_SET64(cmd_hca_cap, GEN_CAP(mdev), general_obj_types,
 		   MLX5_GENERAL_OBJ_TYPES_CAP_FLEX_PARSE_GRAPH);
 	MLX5_SET(cmd_hca_cap_2, GEN2_CAP(mdev), max_num_prog_sample_field, 8);
-	MLX5_SET(flow_table_nic_cap, FT_CAP(mdev),
-		 flow_table_properties_nic_receive.ft_field_support.outer_esp_spi, 1);
 	MLX5_SET(parse_graph_node_cap, PG_CAP(mdev), node_in, 0x2c);	/* MAC, IP, UDP */
 	MLX5_SET(parse_graph_node_cap, PG_CAP(mdev), header_length_mode, 0x3);
 	MLX5_SET(parse_graph_node_cap, PG_CAP(mdev), sample_offset_mode, 0x1);
@@ -1088,6 +1086,8 @@ static void l4data_match(struct kunit *test)
 {
 	struct pg_ctx *ctx = test->priv;
 	struct mlx5_parse_graph_node *node;
+	struct ethtool_rx_flow_spec fs;
+	struct mlx5_flow_spec *spec;
 	struct match *e;
 	void *c, *v;
 	int ip6;
@@ -1095,6 +1095,8 @@ static void l4data_match(struct kunit *test)
 	/* Two match parameters are too much for the stack next to the rules */
 	e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, e);
+	spec = kunit_kzalloc(test, sizeof(*spec), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, spec);
 
 	hold(ctx, get_ok(ctx, 0, 146));	/* so that 253 gets sample id 1 */
 	node = get_ok(ctx, 0, 253);
@@ -1145,6 +1147,12 @@ static void l4data_match(struct kunit *test)
 		expect_match(test, l4_rule(ip6, IPPROTO_UDP, 0xff, 0xabcd1389, 0x00ffffff),
 			     NULL, e, MLX5_MATCH_OUTER_HEADERS);
 	}
+
+	/* A node rule without its node (a driver bug: it warns) is refused,
+	 * not installed as a rule on the whole protocol
+	 */
+	fs = l4_rule(false, 253, 0xff, 3, 0xfffffff0);
+	KUNIT_EXPECT_EQ(test, mlx5e_ethtool_set_match(spec, &fs, NULL), -EINVAL);
 }
 
 struct refuse_case {
