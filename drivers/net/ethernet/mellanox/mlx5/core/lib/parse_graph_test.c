@@ -1575,11 +1575,11 @@ static int rule_del(struct pg_ctx *ctx, u32 location)
 	return mlx5e_ethtool_set_rxnfc(ctx->priv, &cmd);
 }
 
-/* A rule at @loc that drops what it matches (a queue needs the netdev's
- * TIRs, which only firmware makes)
+/* Install a rule at @loc that drops what it matches (a queue needs the
+ * netdev's TIRs, which only firmware makes)
  */
-static struct ethtool_rx_flow_spec
-drop_rule(u32 loc, bool ip6, u8 proto, u32 l4data, u32 m, bool ext)
+static int drop_set(struct pg_ctx *ctx, u32 loc, bool ip6, u8 proto, u32 l4data, u32 m,
+		    bool ext)
 {
 	struct ethtool_rx_flow_spec fs = l4_rule(ip6, proto, 0xff, l4data, m);
 
@@ -1590,7 +1590,7 @@ drop_rule(u32 loc, bool ip6, u8 proto, u32 l4data, u32 m, bool ext)
 		fs.h_ext.vlan_tci = htons(5);
 		fs.m_ext.vlan_tci = htons(0xfff);
 	}
-	return fs;
+	return rule_set(ctx, fs);
 }
 
 /* Word by word, so that a failure names the first dword that differs */
@@ -1651,8 +1651,7 @@ static void rule_install_delete(struct kunit *test)
 		for (ext = 0; ext < 2; ext++) {
 			u32 obj = 0x100 + 2 * ip6 + ext;
 
-			KUNIT_ASSERT_EQ(test, rule_set(ctx, drop_rule(5, ip6, 253, 3, 0xfffffff0,
-								       ext)), 0);
+			KUNIT_ASSERT_EQ(test, drop_set(ctx, 5, ip6, 253, 3, 0xfffffff0, ext), 0);
 			EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, obj));
 			expect_ft_first_rule(test, t);
 			sample_match(e, ip6, 253, 0, 0xf, 0x3);
@@ -1661,8 +1660,7 @@ static void rule_install_delete(struct kunit *test)
 			expect_entry(test, t, e, RULE_NODE);
 
 			/* A second rule of the protocol shares the node */
-			KUNIT_ASSERT_EQ(test, rule_set(ctx, drop_rule(6, ip6, 253, 4, 0xfffffff0,
-								       ext)), 0);
+			KUNIT_ASSERT_EQ(test, drop_set(ctx, 6, ip6, 253, 4, 0xfffffff0, ext), 0);
 			EXPECT_NO_COMMAND(test, &ctx->fw);
 			EXPECT_FT_LOG(test, { FT_CREATE_FTE, t });
 			sample_match(e, ip6, 253, 0, 0xf, 0x4);
@@ -1699,8 +1697,7 @@ static void rule_native_ports(struct kunit *test)
 	e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, e);
 	for (ip6 = 0; ip6 < 2; ip6++) {
-		KUNIT_ASSERT_EQ(test, rule_set(ctx, drop_rule(1, ip6, IPPROTO_UDP, 0, 0xffff0000,
-							       false)), 0);
+		KUNIT_ASSERT_EQ(test, drop_set(ctx, 1, ip6, IPPROTO_UDP, 0, 0xffff0000, false), 0);
 		EXPECT_NO_COMMAND(test, &ctx->fw);
 		expect_ft_first_rule(test, t);
 		ip_match(e, ip6, IPPROTO_UDP);
@@ -1710,8 +1707,7 @@ static void rule_native_ports(struct kunit *test)
 		MLX5_SET(fte_match_set_lyr_2_4, v, udp_dport, 0);
 		expect_entry(test, t, e, MLX5_MATCH_OUTER_HEADERS);
 
-		KUNIT_ASSERT_EQ(test, rule_set(ctx, drop_rule(2, ip6, 253, 0, 0xffff0000, false)),
-				0);
+		KUNIT_ASSERT_EQ(test, drop_set(ctx, 2, ip6, 253, 0, 0xffff0000, false), 0);
 		EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x100 + ip6));
 		EXPECT_FT_LOG(test, { FT_CREATE_GROUP, t }, { FT_CREATE_FTE, t });
 		sample_match(e, ip6, 253, 0, 0xffff, 0);
@@ -1738,27 +1734,22 @@ static void rule_replace(struct kunit *test)
 	for (ip6 = 0; ip6 < 2; ip6++) {
 		u32 obj = 0x100 + 3 * ip6;
 
-		KUNIT_ASSERT_EQ(test, rule_set(ctx, drop_rule(5, ip6, 253, 3, 0xfffffff0, false)),
-				0);
+		KUNIT_ASSERT_EQ(test, drop_set(ctx, 5, ip6, 253, 3, 0xfffffff0, false), 0);
 		EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, obj));
 		ctx->ft.n_log = 0;
 
-		KUNIT_ASSERT_EQ(test, rule_set(ctx, drop_rule(5, ip6, 253, 7, 0xfffffff0, false)),
-				0);
+		KUNIT_ASSERT_EQ(test, drop_set(ctx, 5, ip6, 253, 7, 0xfffffff0, false), 0);
 		EXPECT_NO_COMMAND(test, &ctx->fw);
 		KUNIT_EXPECT_EQ(test, ctx->ft.ftes, 1);
 
-		KUNIT_ASSERT_EQ(test, rule_set(ctx, drop_rule(5, ip6, 146, 7, 0xfffffff0, false)),
-				0);
+		KUNIT_ASSERT_EQ(test, drop_set(ctx, 5, ip6, 146, 7, 0xfffffff0, false), 0);
 		EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, obj + 1), DESTROY(0, obj));
 
 		/* ip4 l4proto 146 alone: no l4data, no node */
-		KUNIT_ASSERT_EQ(test, rule_set(ctx, drop_rule(5, ip6, 146, 0, 0xffffffff, false)),
-				0);
+		KUNIT_ASSERT_EQ(test, drop_set(ctx, 5, ip6, 146, 0, 0xffffffff, false), 0);
 		EXPECT_LOG(test, &ctx->fw, DESTROY(0, obj + 1));
 
-		KUNIT_ASSERT_EQ(test, rule_set(ctx, drop_rule(5, ip6, 146, 7, 0xfffffff0, false)),
-				0);
+		KUNIT_ASSERT_EQ(test, drop_set(ctx, 5, ip6, 146, 7, 0xfffffff0, false), 0);
 		EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, obj + 2));
 		KUNIT_EXPECT_EQ(test, ctx->ft.ftes, 1);
 		KUNIT_EXPECT_EQ(test, num_rules(ctx), 1);
@@ -1835,8 +1826,7 @@ static void rule_fails(struct kunit *test)
 	for (ip6 = 0; ip6 < 2; ip6++) {
 		/* The node fails: no table is made */
 		create_fails(ctx);
-		KUNIT_EXPECT_EQ(test, rule_set(ctx, drop_rule(5, ip6, 253, 3, 0xfffffff0, false)),
-				-EIO);
+		KUNIT_EXPECT_EQ(test, drop_set(ctx, 5, ip6, 253, 3, 0xfffffff0, false), -EIO);
 		EXPECT_NO_FT_COMMAND(test);
 		KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), 0);
 		KUNIT_EXPECT_EQ(test, num_rules(ctx), 0);
@@ -1844,8 +1834,8 @@ static void rule_fails(struct kunit *test)
 
 		for (i = 0; i < ARRAY_SIZE(rule_fail_ops); i++) {
 			ctx->ft.fail_op = rule_fail_ops[i];
-			KUNIT_EXPECT_EQ(test, rule_set(ctx, drop_rule(5, ip6, 253, 3, 0xfffffff0,
-								       false)), -EIO);
+			KUNIT_EXPECT_EQ(test, drop_set(ctx, 5, ip6, 253, 3, 0xfffffff0, false),
+					-EIO);
 			KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), 0);
 			KUNIT_EXPECT_EQ(test, ctx->ft.tables, 0);
 			KUNIT_EXPECT_EQ(test, ctx->ft.groups, 0);
@@ -1858,11 +1848,9 @@ static void rule_fails(struct kunit *test)
 		/* ... and a rule after them is made and deleted in full; the
 		 * entry of a second rule in its group fails alone
 		 */
-		KUNIT_ASSERT_EQ(test, rule_set(ctx, drop_rule(5, ip6, 253, 3, 0xfffffff0, false)),
-				0);
+		KUNIT_ASSERT_EQ(test, drop_set(ctx, 5, ip6, 253, 3, 0xfffffff0, false), 0);
 		ctx->ft.fail_op = FT_CREATE_FTE;
-		KUNIT_EXPECT_EQ(test, rule_set(ctx, drop_rule(6, ip6, 253, 4, 0xfffffff0, false)),
-				-EIO);
+		KUNIT_EXPECT_EQ(test, drop_set(ctx, 6, ip6, 253, 4, 0xfffffff0, false), -EIO);
 		KUNIT_EXPECT_EQ(test, ctx->ft.ftes, 1);
 		KUNIT_EXPECT_EQ(test, num_rules(ctx), 1);
 		KUNIT_EXPECT_EQ(test, rule_del(ctx, 5), 0);
@@ -1878,14 +1866,12 @@ static void rule_replace_fails(struct kunit *test)
 {
 	struct pg_ctx *ctx = test->priv;
 
-	KUNIT_ASSERT_EQ(test, rule_set(ctx, drop_rule(5, false, 253, 3, 0xfffffff0, false)), 0);
+	KUNIT_ASSERT_EQ(test, drop_set(ctx, 5, false, 253, 3, 0xfffffff0, false), 0);
 	create_fails(ctx);
-	KUNIT_EXPECT_EQ(test, rule_set(ctx, drop_rule(5, false, 146, 3, 0xfffffff0, false)),
-			-EIO);
+	KUNIT_EXPECT_EQ(test, drop_set(ctx, 5, false, 146, 3, 0xfffffff0, false), -EIO);
 	/* A rule without l4data has a tuple less: another table, which fails */
 	ctx->ft.fail_op = FT_CREATE_TABLE;
-	KUNIT_EXPECT_EQ(test, rule_set(ctx, drop_rule(5, false, 146, 0, 0xffffffff, false)),
-			-EIO);
+	KUNIT_EXPECT_EQ(test, drop_set(ctx, 5, false, 146, 0, 0xffffffff, false), -EIO);
 	KUNIT_EXPECT_EQ(test, num_rules(ctx), 1);
 	KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), 1);
 	KUNIT_EXPECT_EQ(test, ctx->ft.ftes, 1);
@@ -1901,8 +1887,8 @@ static void rule_cleanup(struct kunit *test)
 {
 	struct pg_ctx *ctx = test->priv;
 
-	KUNIT_ASSERT_EQ(test, rule_set(ctx, drop_rule(5, false, 253, 3, 0xfffffff0, false)), 0);
-	KUNIT_ASSERT_EQ(test, rule_set(ctx, drop_rule(6, true, 146, 3, 0xfffffff0, true)), 0);
+	KUNIT_ASSERT_EQ(test, drop_set(ctx, 5, false, 253, 3, 0xfffffff0, false), 0);
+	KUNIT_ASSERT_EQ(test, drop_set(ctx, 6, true, 146, 3, 0xfffffff0, true), 0);
 	mlx5e_ethtool_cleanup_steering(ctx->priv->fs);
 	KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), 0);
 	KUNIT_EXPECT_EQ(test, ctx->ft.tables, 0);
