@@ -4,10 +4,12 @@
  * to a chosen receive queue.
  *
  * The hash of an input bit string is the XOR, over its set bits i, of the
- * 32 key bits starting at key bit i.  It is linear over GF(2), and so is the
- * symmetric-xor input transformation: with the addresses and the
- * destination port fixed, hash(sport) = hash(0) ^ M * sport, where column i
- * of the 32x16 matrix M is what source port bit i flips.  For a table of
+ * 32 key bits starting at key bit i.  It is linear over GF(2).  With the
+ * addresses and the destination port fixed, both symmetric input
+ * transformations are affine in the source port: sport ^ dport is, and so
+ * is sport | dport (the bits set in dport are constant, the others are
+ * sport's).  So hash(sport) = hash(0) ^ M * sport, where column i of the
+ * 32x16 matrix M is what source port bit i flips.  For a table of
  * 2^m entries only the low m hash bits choose the slot, so the ports that
  * land on slot j are the solutions of an m x 16 system: empty, or one port
  * plus the null space of M.  Gaussian elimination once, then one reduction
@@ -217,13 +219,11 @@ static u32 toeplitz_coset_ceil(u16 p, const u16 *basis, int dim, u16 min)
  * @why: set to the reason on failure, a static string for extack
  *
  * Finds the first port at or after @pref, wrapping from @hi to @lo, whose
- * hash selects an indirection table slot that holds @queue.  With the
- * symmetric-xor transformation the source port is XORed with the
- * destination port, which is still linear; symmetric-or-xor is not.
+ * hash selects an indirection table slot that holds @queue.  Either
+ * symmetric transformation of the input is solved like the plain one.
  *
  * Return: 0; -EOPNOTSUPP if the hash is not Toeplitz, its input is not the
- * IP addresses and UDP ports or is transformed by symmetric-or-xor, or the
- * table size is not a power of two (the slot is then hash % size, which is
+ * IP addresses and UDP ports, or the table size is not a power of two (the slot is then hash % size, which is
  * not linear); -ENOENT if no table entry holds @queue; -ERANGE if no port
  * in [@lo, @hi] reaches one of its slots; -EINVAL or -EAFNOSUPPORT for bad
  * arguments.
@@ -244,10 +244,6 @@ int toeplitz_sport(const struct toeplitz_rss *rss,
 		return err;
 	if (!(rss->fields & TOEPLITZ_PORTS)) {
 		*why = "RSS does not hash the UDP ports (see rx-flow-hash udp4/udp6)";
-		return -EOPNOTSUPP;
-	}
-	if (rss->input_xfrm & RXH_XFRM_SYM_OR_XOR) {
-		*why = "the symmetric-or-xor RSS input is not linear in the source port";
 		return -EOPNOTSUPP;
 	}
 	if (!rss->indir_size) {

@@ -7,7 +7,6 @@
 #include <linux/ethtool.h>
 #include <linux/netdevice.h>
 #include <linux/reciprocal_div.h>
-#include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <net/inet_sock.h>
 #include <net/ip.h>
@@ -94,8 +93,9 @@ err_free:
  * @extack: the reason of a failure
  *
  * Reads the RSS key, indirection table, hash function and UDP hash fields
- * of the device the socket's route uses, under rtnl_lock and the device's
- * ops lock. Must be called without psd->lock, which nests inside them.
+ * of the device the socket's route uses, locked as the ethtool core reads
+ * them: the instance lock (rtnl_lock for a device without one) and the RSS
+ * lock. Must be called without psd->lock, which nests inside them.
  *
  * Return: 0 or a negative errno.
  */
@@ -109,26 +109,26 @@ int psp_rss_get(struct sock *sk, struct psp_rss **out,
 
 	rcu_read_lock();
 	dst = __sk_dst_get(sk);
-	if (dst && dst->dev) {
-		dev = dst->dev;
+	if (dst)
+		dev = dst_dev_rcu(dst);
+	if (dev)
 		netdev_hold(dev, &tracker, GFP_ATOMIC);
-	}
 	rcu_read_unlock();
 	if (!dev) {
 		NL_SET_ERR_MSG(extack, "The socket has no route to a device");
 		return -ENODEV;
 	}
 
-	rtnl_lock();
-	netdev_lock_ops(dev);
+	netdev_lock_ops_compat(dev);
 	if (dev->reg_state == NETREG_REGISTERED) {
+		mutex_lock(&dev->ethtool->rss_lock);
 		err = psp_rss_read(dev, out, extack);
+		mutex_unlock(&dev->ethtool->rss_lock);
 	} else {
 		NL_SET_ERR_MSG(extack, "The socket's device is going away");
 		err = -ENODEV;
 	}
-	netdev_unlock_ops(dev);
-	rtnl_unlock();
+	netdev_unlock_ops_compat(dev);
 
 	if (err) {
 		netdev_put(dev, &tracker);
@@ -156,9 +156,10 @@ void psp_rss_put(struct psp_rss *r)
  * @sport: set to the port
  * @extack: the reason of a failure
  *
- * Chooses a port in the local port range, the one the socket's hash picks
- * today if it reaches @queue, else the next that does; outside the range
- * only if none in it does.
+ * Chooses a port in the local port range: the first from a starting point
+ * that the socket's hash gives (a per-connection pseudo-random one, not
+ * the port the peer uses today) that reaches @queue; if none in the range
+ * does, the first from 1024 on.
  *
  * Return: 0 or a negative errno with the reason in @extack.
  */
@@ -194,15 +195,19 @@ int psp_rss_sport(const struct psp_rss *r, struct psp_dev *psd,
 	}
 #endif
 
-	/* The port psp_write_headers() derives from the socket hash */
+	/* Where to start: this socket's hash, scaled as psp_write_headers()
+	 * scales the sender's. It spreads connections over the ports that
+	 * reach @queue, for ECMP; the peer's own hash, from which it derives
+	 * its port today, is not known here.
+	 */
 	inet_get_local_port_range(sock_net(sk), &lo, &hi);
 	hash ^= hash << 16;
 	pref = reciprocal_scale(hash, hi - lo + 1) + lo;
 
 	err = toeplitz_sport(&rss, &flow, queue, lo, hi, pref, sport, &why);
-	if (err == -ERANGE)
-		err = toeplitz_sport(&rss, &flow, queue, 1, 65535, pref, sport,
-				     &why);
+	if (err == -ERANGE)	/* above the well-known ports */
+		err = toeplitz_sport(&rss, &flow, queue, 1024, 65535,
+				     max_t(u16, pref, 1024), sport, &why);
 	if (err)	/* each reason fits NETLINK_MAX_FMTMSG_LEN */
 		NL_SET_ERR_MSG_FMT(extack, "%s", why);
 	return err;
