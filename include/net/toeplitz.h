@@ -13,6 +13,8 @@
 
 #include <linux/types.h>
 
+struct netlink_ext_ack;
+
 /* The receiver's RSS configuration (context 0 or any other context). */
 struct toeplitz_rss {
 	const u8 *key;
@@ -35,9 +37,10 @@ struct toeplitz_flow {
 u32 toeplitz_hash(const u8 *key, u32 key_size, const u8 *data, u32 len);
 int toeplitz_flow_hash(const struct toeplitz_rss *rss,
 		       const struct toeplitz_flow *flow, __be16 sport,
-		       u32 *hash, const char **why);
+		       u32 *hash, struct netlink_ext_ack *extack);
 int toeplitz_sport(const struct toeplitz_rss *rss,
 		   const struct toeplitz_flow *flow, u32 queue,
-		   u16 lo, u16 hi, u16 pref, u16 *sport, const char **why);
+		   u16 lo, u16 hi, u16 pref, u16 *sport,
+		   struct netlink_ext_ack *extack);
 
 #endif /* _NET_TOEPLITZ_H */

@@ -24,6 +24,7 @@
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/log2.h>
+#include <linux/netlink.h>
 #include <linux/socket.h>
 #include <linux/string.h>
 #include <net/toeplitz.h>
@@ -67,23 +68,23 @@ EXPORT_SYMBOL_GPL(toeplitz_hash);
 /* Lay out the hash input of @flow with @sport as @rss's device does */
 static int toeplitz_input(const struct toeplitz_rss *rss,
 			  const struct toeplitz_flow *flow, __be16 sport,
-			  u8 *in, const char **why)
+			  u8 *in, struct netlink_ext_ack *extack)
 {
 	const u8 *s = flow->saddr, *d = flow->daddr;
 	u16 sp = be16_to_cpu(sport), dp = be16_to_cpu(flow->dport);
 	u32 alen, len, i;
 
 	if (rss->hfunc != ETH_RSS_HASH_TOP) {
-		*why = "the RSS hash function is not Toeplitz";
+		NL_SET_ERR_MSG(extack, "the RSS hash function is not Toeplitz");
 		return -EOPNOTSUPP;
 	}
 	if (rss->input_xfrm & ~(RXH_XFRM_SYM_XOR | RXH_XFRM_SYM_OR_XOR)) {
-		*why = "unknown RSS input transformation";
+		NL_SET_ERR_MSG(extack, "unknown RSS input transformation");
 		return -EOPNOTSUPP;
 	}
 	if (rss->fields != TOEPLITZ_ADDRS &&
 	    rss->fields != (TOEPLITZ_ADDRS | TOEPLITZ_PORTS)) {
-		*why = "the RSS hash fields are not the IP addresses, or the addresses and ports";
+		NL_SET_ERR_MSG(extack, "the RSS hash fields are not the IP addresses, or the addresses and ports");
 		return -EOPNOTSUPP;
 	}
 	switch (flow->family) {
@@ -94,12 +95,12 @@ static int toeplitz_input(const struct toeplitz_rss *rss,
 		alen = sizeof(struct in6_addr);
 		break;
 	default:
-		*why = "the address family is neither IPv4 nor IPv6";
+		NL_SET_ERR_MSG(extack, "the address family is neither IPv4 nor IPv6");
 		return -EAFNOSUPPORT;
 	}
 	len = 2 * alen + (rss->fields & TOEPLITZ_PORTS ? 4 : 0);
 	if (rss->key_size < len + 4) {
-		*why = "the RSS key is shorter than the hash input plus 4 bytes";
+		NL_SET_ERR_MSG(extack, "the RSS key is shorter than the hash input plus 4 bytes");
 		return -EINVAL;
 	}
 
@@ -146,7 +147,7 @@ static int toeplitz_input(const struct toeplitz_rss *rss,
  * @flow: addresses and destination port
  * @sport: the source port
  * @hash: set to the hash on success
- * @why: set to the reason on failure
+ * @extack: the reason of a failure, or NULL
  *
  * Return: 0, or -EOPNOTSUPP for a configuration that is not a Toeplitz hash
  * of the addresses or of the addresses and ports, -EAFNOSUPPORT, or
@@ -154,12 +155,12 @@ static int toeplitz_input(const struct toeplitz_rss *rss,
  */
 int toeplitz_flow_hash(const struct toeplitz_rss *rss,
 		       const struct toeplitz_flow *flow, __be16 sport,
-		       u32 *hash, const char **why)
+		       u32 *hash, struct netlink_ext_ack *extack)
 {
 	u8 in[TOEPLITZ_MAX_INPUT];
 	int len;
 
-	len = toeplitz_input(rss, flow, sport, in, why);
+	len = toeplitz_input(rss, flow, sport, in, extack);
 	if (len < 0)
 		return len;
 	*hash = toeplitz_hash(rss->key, rss->key_size, in, len);
@@ -206,80 +207,50 @@ static u32 toeplitz_coset_ceil(u16 p, const u16 *basis, int dim, u16 min)
 	return toeplitz_coset_elem(p, basis, dim, lo);
 }
 
-/**
- * toeplitz_sport() - a UDP source port that RSS steers to a queue
- * @rss: the receiver's RSS configuration; @rss->fields are the hash
- *	fields of UDP over the flow's address family
- * @flow: the flow as the receiver sees it (the sender's address is saddr)
- * @queue: the receive queue the flow should land on
- * @lo: lowest acceptable port
- * @hi: highest acceptable port
- * @pref: preferred port, within [@lo, @hi]
- * @sport: set to the port on success
- * @why: set to the reason on failure, a static string for extack
- *
- * Finds the first port at or after @pref, wrapping from @hi to @lo, whose
- * hash selects an indirection table slot that holds @queue.  Either
- * symmetric transformation of the input is solved like the plain one.
- *
- * Return: 0; -EOPNOTSUPP if the hash is not Toeplitz, its input is not the
- * IP addresses and UDP ports, or the table size is not a power of two (the slot is then hash % size, which is
- * not linear); -ENOENT if no table entry holds @queue; -ERANGE if no port
- * in [@lo, @hi] reaches one of its slots; -EINVAL or -EAFNOSUPPORT for bad
- * arguments.
- */
-int toeplitz_sport(const struct toeplitz_rss *rss,
-		   const struct toeplitz_flow *flow, u32 queue,
-		   u16 lo, u16 hi, u16 pref, u16 *sport, const char **why)
+/* Whether a port can steer by @rss to @queue at all, before any hashing */
+static int toeplitz_sport_check(const struct toeplitz_rss *rss, u32 queue,
+				u16 lo, u16 hi, u16 pref,
+				struct netlink_ext_ack *extack)
 {
-	u32 after = TOEPLITZ_NO_PORT, wrapped = TOEPLITZ_NO_PORT;
-	struct toeplitz_row rows[32] = {};
-	u32 h0, mask, col[16], j;
-	bool in_table = false;
-	int err, i, b, dim = 0;
-	u16 basis[16];
+	u32 j;
 
-	err = toeplitz_flow_hash(rss, flow, 0, &h0, why);
-	if (err)
-		return err;
 	if (!(rss->fields & TOEPLITZ_PORTS)) {
-		*why = "RSS does not hash the UDP ports (see rx-flow-hash udp4/udp6)";
+		NL_SET_ERR_MSG(extack, "RSS does not hash the UDP ports (see rx-flow-hash udp4/udp6)");
 		return -EOPNOTSUPP;
 	}
 	if (!rss->indir_size) {
-		*why = "the RSS indirection table is empty";
+		NL_SET_ERR_MSG(extack, "the RSS indirection table is empty");
 		return -EINVAL;
 	}
 	if (!is_power_of_2(rss->indir_size)) {
-		*why = "the RSS indirection table size is not a power of two";
+		NL_SET_ERR_MSG(extack, "the RSS indirection table size is not a power of two");
 		return -EOPNOTSUPP;
 	}
 	if (lo > hi || pref < lo || pref > hi) {
-		*why = "the preferred source port is outside the port range";
+		NL_SET_ERR_MSG(extack, "the preferred source port is outside the port range");
 		return -EINVAL;
 	}
-	for (j = 0; j < rss->indir_size && !in_table; j++)
-		in_table = rss->indir[j] == queue;
-	if (!in_table) {
-		*why = "no RSS indirection table entry holds the queue";
-		return -ENOENT;
-	}
+	for (j = 0; j < rss->indir_size; j++)
+		if (rss->indir[j] == queue)
+			return 0;
+	NL_SET_ERR_MSG(extack, "no RSS indirection table entry holds the queue");
+	return -ENOENT;
+}
 
-	mask = rss->indir_size - 1;
-	for (i = 0; i < 16; i++) {
-		err = toeplitz_flow_hash(rss, flow, cpu_to_be16(BIT(i)),
-					 &col[i], why);
-		if (err)
-			return err;
-		col[i] ^= h0;
-	}
+/*
+ * Eliminate the 16 columns (the table index bits each source port bit flips)
+ * in port bit order, into @rows, one per pivot bit. A column that reduces to
+ * zero gives a null space vector: its own bit and earlier pivot columns'
+ * bits, none of which leads another vector. So the vectors come in reduced
+ * echelon form, lowest leading bit first.
+ *
+ * Return: the dimension of the null space, its basis in @basis.
+ */
+static int toeplitz_eliminate(const u32 *col, u32 mask,
+			      struct toeplitz_row *rows, u16 *basis)
+{
+	int i, b, dim = 0;
 
-	/*
-	 * Eliminate the columns in port bit order. One that reduces to zero
-	 * gives a null space vector: its own bit and earlier pivot columns'
-	 * bits, none of which leads another vector. So the vectors come in
-	 * reduced echelon form, lowest leading bit first.
-	 */
 	for (i = 0; i < 16; i++) {
 		u32 bits = col[i] & mask;
 		u16 ports = BIT(i);
@@ -298,24 +269,83 @@ int toeplitz_sport(const struct toeplitz_rss *rss,
 		if (!bits)
 			basis[dim++] = ports;
 	}
+	return dim;
+}
+
+/*
+ * The port bits whose columns give @target, with pivot bits only (zero at
+ * every leading bit of the basis), in @p; false if no port reaches it.
+ */
+static bool toeplitz_solve(const struct toeplitz_row *rows, u32 target, u16 *p)
+{
+	int b;
+
+	*p = 0;
+	for (b = 31; b >= 0 && target; b--) {
+		if (!(target & BIT(b)))
+			continue;
+		if (!rows[b].bits)
+			return false;
+		target ^= rows[b].bits;
+		*p ^= rows[b].ports;
+	}
+	return !target;
+}
+
+/**
+ * toeplitz_sport() - a UDP source port that RSS steers to a queue
+ * @rss: the receiver's RSS configuration; @rss->fields are the hash
+ *	fields of UDP over the flow's address family
+ * @flow: the flow as the receiver sees it (the sender's address is saddr)
+ * @queue: the receive queue the flow should land on
+ * @lo: lowest acceptable port
+ * @hi: highest acceptable port
+ * @pref: preferred port, within [@lo, @hi]
+ * @sport: set to the port on success
+ * @extack: the reason of a failure
+ *
+ * Finds the first port at or after @pref, wrapping from @hi to @lo, whose
+ * hash selects an indirection table slot that holds @queue.  Either
+ * symmetric transformation of the input is solved like the plain one.
+ *
+ * Return: 0; -EOPNOTSUPP if the hash is not Toeplitz, its input is not the
+ * IP addresses and UDP ports, or the table size is not a power of two (the
+ * slot is then hash % size, which is not linear); -ENOENT if no table entry
+ * holds @queue; -ERANGE if no port in [@lo, @hi] reaches one of its slots;
+ * -EINVAL or -EAFNOSUPPORT for bad arguments.
+ */
+int toeplitz_sport(const struct toeplitz_rss *rss,
+		   const struct toeplitz_flow *flow, u32 queue,
+		   u16 lo, u16 hi, u16 pref, u16 *sport,
+		   struct netlink_ext_ack *extack)
+{
+	u32 after = TOEPLITZ_NO_PORT, wrapped = TOEPLITZ_NO_PORT;
+	struct toeplitz_row rows[32] = {};
+	u32 h0, mask, col[16], j, port;
+	u16 basis[16], p;
+	int err, i, dim;
+
+	err = toeplitz_flow_hash(rss, flow, 0, &h0, extack);
+	if (err)
+		return err;
+	err = toeplitz_sport_check(rss, queue, lo, hi, pref, extack);
+	if (err)
+		return err;
+
+	mask = rss->indir_size - 1;
+	for (i = 0; i < 16; i++) {
+		err = toeplitz_flow_hash(rss, flow, cpu_to_be16(BIT(i)),
+					 &col[i], extack);
+		if (err)
+			return err;
+		col[i] ^= h0;
+	}
+	dim = toeplitz_eliminate(col, mask, rows, basis);
 
 	for (j = 0; j < rss->indir_size; j++) {
-		u32 target = (j ^ h0) & mask, port;
-		u16 p = 0;
-
-		if (rss->indir[j] != queue)
+		if (rss->indir[j] != queue ||
+		    !toeplitz_solve(rows, (j ^ h0) & mask, &p))
 			continue;
-		for (b = 31; b >= 0 && target; b--) {
-			if (!(target & BIT(b)))
-				continue;
-			if (!rows[b].bits)
-				break;
-			target ^= rows[b].bits;
-			p ^= rows[b].ports;
-		}
-		if (target)
-			continue;	/* no port reaches slot j */
-		/* p has pivot bits only: zero at every leading bit of the basis */
 		port = toeplitz_coset_ceil(p, basis, dim, pref);
 		if (port <= hi && port < after)
 			after = port;
@@ -329,7 +359,7 @@ int toeplitz_sport(const struct toeplitz_rss *rss,
 	} else if (wrapped != TOEPLITZ_NO_PORT) {
 		*sport = wrapped;
 	} else {
-		*why = "no source port in the range makes RSS select the queue";
+		NL_SET_ERR_MSG(extack, "no source port in the range makes RSS select the queue");
 		return -ERANGE;
 	}
 	return 0;

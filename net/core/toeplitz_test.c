@@ -8,6 +8,7 @@
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/inet.h>
+#include <linux/netlink.h>
 #include <linux/prandom.h>
 #include <linux/slab.h>
 #include <linux/socket.h>
@@ -84,7 +85,7 @@ static void toeplitz_ms_vectors(struct kunit *test)
 		.key_size = sizeof(ms_key),
 		.hfunc = ETH_RSS_HASH_TOP,
 	};
-	const char *why = NULL;
+	struct netlink_ext_ack extack = {};
 	struct test_flow f;
 	unsigned int i;
 	u32 hash;
@@ -96,12 +97,12 @@ static void toeplitz_ms_vectors(struct kunit *test)
 		rss.fields = ADDRS;
 		KUNIT_EXPECT_EQ(test, toeplitz_flow_hash(&rss, &f.flow,
 							 cpu_to_be16(v->sport),
-							 &hash, &why), 0);
+							 &hash, &extack), 0);
 		KUNIT_EXPECT_EQ_MSG(test, hash, v->addrs_hash, "%s", v->saddr);
 		rss.fields = SDFN;
 		KUNIT_EXPECT_EQ(test, toeplitz_flow_hash(&rss, &f.flow,
 							 cpu_to_be16(v->sport),
-							 &hash, &why), 0);
+							 &hash, &extack), 0);
 		KUNIT_EXPECT_EQ_MSG(test, hash, v->ports_hash, "%s", v->saddr);
 	}
 }
@@ -117,7 +118,7 @@ static void toeplitz_symmetric(struct kunit *test)
 		.fields = SDFN,
 	};
 	u32 hash, swapped, i;
-	const char *why;
+	struct netlink_ext_ack extack = {};
 	struct test_flow f;
 	u8 in[12];
 
@@ -134,14 +135,14 @@ static void toeplitz_symmetric(struct kunit *test)
 	in[11] = in[9];
 	KUNIT_ASSERT_EQ(test, toeplitz_flow_hash(&rss, &f.flow,
 						 cpu_to_be16(v->sport), &hash,
-						 &why), 0);
+						 &extack), 0);
 	KUNIT_EXPECT_EQ(test, hash, toeplitz_hash(ms_key, 40, in, 12));
 
 	/* The reverse direction hashes alike */
 	parse_flow(test, &f, v->daddr, v->saddr, v->sport);
 	KUNIT_ASSERT_EQ(test, toeplitz_flow_hash(&rss, &f.flow,
 						 cpu_to_be16(v->dport),
-						 &swapped, &why), 0);
+						 &swapped, &extack), 0);
 	KUNIT_EXPECT_EQ(test, swapped, hash);
 
 	rss.input_xfrm = RXH_XFRM_SYM_OR_XOR;
@@ -155,18 +156,18 @@ static void toeplitz_symmetric(struct kunit *test)
 	in[11] = v->sport ^ v->dport;
 	KUNIT_ASSERT_EQ(test, toeplitz_flow_hash(&rss, &f.flow,
 						 cpu_to_be16(v->dport), &hash,
-						 &why), 0);
+						 &extack), 0);
 	KUNIT_EXPECT_EQ(test, hash, toeplitz_hash(ms_key, 40, in, 12));
 }
 
 static u32 queue_of(struct kunit *test, const struct toeplitz_rss *rss,
 		    const struct toeplitz_flow *flow, u16 sport)
 {
-	const char *why;
+	struct netlink_ext_ack extack = {};
 	u32 hash;
 
 	KUNIT_ASSERT_EQ(test, toeplitz_flow_hash(rss, flow, cpu_to_be16(sport),
-						 &hash, &why), 0);
+						 &hash, &extack), 0);
 	return rss->indir[hash & (rss->indir_size - 1)];
 }
 
@@ -210,7 +211,7 @@ static void toeplitz_sport_random(struct kunit *test)
 			.daddr = &daddr,
 			.dport = cpu_to_be16(prandom_u32_state(&rnd)),
 		};
-		const char *why = NULL;
+		struct netlink_ext_ack extack = {};
 		u16 lo, hi, pref, port = 0;
 		int ret, want;
 
@@ -236,7 +237,7 @@ static void toeplitz_sport_random(struct kunit *test)
 		pref = lo + prandom_u32_state(&rnd) % width;
 
 		ret = toeplitz_sport(&rss, &flow, queue, lo, hi, pref, &port,
-				     &why);
+				     &extack);
 		for (j = 0; j < rss.indir_size && indir[j] != queue; j++)
 			;
 		if (j == rss.indir_size) {
@@ -250,7 +251,7 @@ static void toeplitz_sport_random(struct kunit *test)
 			ranged++;
 			continue;
 		}
-		KUNIT_EXPECT_EQ_MSG(test, ret, 0, "case %u: %s", c, why);
+		KUNIT_EXPECT_EQ_MSG(test, ret, 0, "case %u: %s", c, extack._msg);
 		KUNIT_EXPECT_EQ_MSG(test, port, want, "case %u", c);
 		found++;
 	}
@@ -332,15 +333,15 @@ static void toeplitz_sport_refusals(struct kunit *test)
 			.input_xfrm = r->input_xfrm,
 			.fields = r->fields,
 		};
-		const char *why = NULL;
+		struct netlink_ext_ack extack = {};
 
 		parse_flow(test, &f, r->family == AF_INET6 ? "2001:db8::1" : "192.0.2.1",
 			   r->family == AF_INET6 ? "2001:db8::2" : "192.0.2.2", 1000);
 		f.flow.family = r->family;
 		KUNIT_EXPECT_EQ_MSG(test, toeplitz_sport(&rss, &f.flow, r->queue, r->lo,
-							 r->hi, r->pref, &port, &why),
+							 r->hi, r->pref, &port, &extack),
 				    r->err, "%s", r->name);
-		KUNIT_EXPECT_STREQ_MSG(test, why, r->why, "%s", r->name);
+		KUNIT_EXPECT_STREQ_MSG(test, extack._msg, r->why, "%s", r->name);
 	}
 
 	/* A zero key hashes everything to 0: only slot 0 can be reached */
@@ -350,15 +351,15 @@ static void toeplitz_sport_refusals(struct kunit *test)
 			.indir_size = 8, .hfunc = ETH_RSS_HASH_TOP,
 			.fields = SDFN,
 		};
-		const char *why = NULL;
+		struct netlink_ext_ack extack = {};
 
 		parse_flow(test, &f, "192.0.2.1", "192.0.2.2", 1000);
 		KUNIT_EXPECT_EQ(test, toeplitz_sport(&rss, &f.flow, 1, 0, 65535, 0,
-						     &port, &why), -ERANGE);
-		KUNIT_EXPECT_STREQ(test, why,
+						     &port, &extack), -ERANGE);
+		KUNIT_EXPECT_STREQ(test, extack._msg,
 				   "no source port in the range makes RSS select the queue");
 		KUNIT_EXPECT_EQ(test, toeplitz_sport(&rss, &f.flow, 0, 0, 65535, 500,
-						     &port, &why), 0);
+						     &port, &extack), 0);
 		KUNIT_EXPECT_EQ(test, port, 500);
 	}
 }
@@ -409,7 +410,7 @@ static void toeplitz_sport_xcheck(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, indir);
 	for (i = 0; i < ARRAY_SIZE(xchecks); i++) {
 		const struct xcheck *x = &xchecks[i];
-		const char *why = NULL;
+		struct netlink_ext_ack extack = {};
 		struct test_flow f;
 		u16 port = 0;
 		int ret;
@@ -419,11 +420,11 @@ static void toeplitz_sport_xcheck(struct kunit *test)
 			indir[j] = j % x->nqueues;
 		parse_flow(test, &f, x->saddr, x->daddr, x->dport);
 		ret = toeplitz_sport(&rss, &f.flow, x->queue, x->lo, x->hi, x->lo, &port,
-				     &why);
+				     &extack);
 		kunit_info(test, "xcheck -s %s -D %s -p %u -i 'equal %u' --indir-size %u -q %u -r %u-%u => %s%u\n",
 			   x->saddr, x->daddr, x->dport, x->nqueues, x->size, x->queue,
 			   x->lo, x->hi, ret ? "none " : "", ret ? 0 : port);
-		KUNIT_EXPECT_EQ_MSG(test, ret, x->err, "case %u: %s", i, why);
+		KUNIT_EXPECT_EQ_MSG(test, ret, x->err, "case %u: %s", i, extack._msg);
 		if (!ret) {
 			KUNIT_EXPECT_EQ_MSG(test, port, x->port, "case %u", i);
 			KUNIT_EXPECT_EQ(test, queue_of(test, &rss, &f.flow, port), x->queue);

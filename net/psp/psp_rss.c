@@ -6,7 +6,6 @@
 
 #include <linux/ethtool.h>
 #include <linux/netdevice.h>
-#include <linux/reciprocal_div.h>
 #include <linux/slab.h>
 #include <net/inet_sock.h>
 #include <net/ip.h>
@@ -171,8 +170,6 @@ int psp_rss_sport(const struct psp_rss *r, struct psp_dev *psd,
 	struct toeplitz_flow flow = {
 		.dport = htons(PSP_DEFAULT_UDP_PORT),
 	};
-	u32 hash = sk->sk_hash;
-	const char *why;
 	int lo, hi, err;
 	u16 pref;
 
@@ -195,20 +192,17 @@ int psp_rss_sport(const struct psp_rss *r, struct psp_dev *psd,
 	}
 #endif
 
-	/* Where to start: this socket's hash, scaled as psp_write_headers()
-	 * scales the sender's. It spreads connections over the ports that
-	 * reach @queue, for ECMP; the peer's own hash, from which it derives
-	 * its port today, is not known here.
+	/* Where to start: the port this socket's hash gives, as the sender's
+	 * gives its port by default. It spreads connections over the ports
+	 * that reach @queue, for ECMP; the peer's own hash, from which it
+	 * derives its port today, is not known here.
 	 */
 	inet_get_local_port_range(sock_net(sk), &lo, &hi);
-	hash ^= hash << 16;
-	pref = reciprocal_scale(hash, hi - lo + 1) + lo;
+	pref = psp_hash_sport(sock_net(sk), sk->sk_hash);
 
-	err = toeplitz_sport(&rss, &flow, queue, lo, hi, pref, sport, &why);
+	err = toeplitz_sport(&rss, &flow, queue, lo, hi, pref, sport, extack);
 	if (err == -ERANGE)	/* above the well-known ports */
 		err = toeplitz_sport(&rss, &flow, queue, 1024, 65535,
-				     max_t(u16, pref, 1024), sport, &why);
-	if (err)	/* each reason fits NETLINK_MAX_FMTMSG_LEN */
-		NL_SET_ERR_MSG_FMT(extack, "%s", why);
+				     max_t(u16, pref, 1024), sport, extack);
 	return err;
 }

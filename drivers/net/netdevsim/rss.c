@@ -219,7 +219,6 @@ u32 nsim_rss_rxq(struct netdevsim *ns, struct sk_buff *skb)
 		.fields = NSIM_RSS_ADDRS,
 	};
 	struct flow_keys keys;
-	const char *why;
 	int type = -1;
 	u32 hash, rxq = 0;
 
@@ -259,7 +258,7 @@ u32 nsim_rss_rxq(struct netdevsim *ns, struct sk_buff *skb)
 	rss.input_xfrm = cfg->input_xfrm;
 	if (type >= 0)
 		rss.fields = cfg->fields[type];
-	if (!toeplitz_flow_hash(&rss, &flow, keys.ports.src, &hash, &why))
+	if (!toeplitz_flow_hash(&rss, &flow, keys.ports.src, &hash, NULL))
 		rxq = cfg->indir[hash % NSIM_RSS_INDIR_SIZE];
 	rcu_read_unlock();
 	return rxq;
