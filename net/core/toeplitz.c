@@ -84,7 +84,8 @@ static int toeplitz_input(const struct toeplitz_rss *rss,
 	}
 	if (rss->fields != TOEPLITZ_ADDRS &&
 	    rss->fields != (TOEPLITZ_ADDRS | TOEPLITZ_PORTS)) {
-		NL_SET_ERR_MSG(extack, "the RSS hash fields are not the IP addresses, or the addresses and ports");
+		NL_SET_ERR_MSG(extack,
+			       "the RSS hash fields are not the IP addresses, or the addresses and ports");
 		return -EOPNOTSUPP;
 	}
 	switch (flow->family) {
@@ -95,12 +96,14 @@ static int toeplitz_input(const struct toeplitz_rss *rss,
 		alen = sizeof(struct in6_addr);
 		break;
 	default:
-		NL_SET_ERR_MSG(extack, "the address family is neither IPv4 nor IPv6");
+		NL_SET_ERR_MSG(extack,
+			       "the address family is neither IPv4 nor IPv6");
 		return -EAFNOSUPPORT;
 	}
 	len = 2 * alen + (rss->fields & TOEPLITZ_PORTS ? 4 : 0);
 	if (rss->key_size < len + 4) {
-		NL_SET_ERR_MSG(extack, "the RSS key is shorter than the hash input plus 4 bytes");
+		NL_SET_ERR_MSG(extack,
+			       "the RSS key is shorter than the hash input plus 4 bytes");
 		return -EINVAL;
 	}
 
@@ -169,7 +172,7 @@ int toeplitz_flow_hash(const struct toeplitz_rss *rss,
 EXPORT_SYMBOL_GPL(toeplitz_flow_hash);
 
 struct toeplitz_row {
-	u32 bits;	/* table index bits; the highest one is the row's pivot */
+	u32 bits;	/* table index bits; the highest is the pivot */
 	u16 ports;	/* the source port bits whose columns XOR to @bits */
 };
 
@@ -215,7 +218,8 @@ static int toeplitz_sport_check(const struct toeplitz_rss *rss, u32 queue,
 	u32 j;
 
 	if (!(rss->fields & TOEPLITZ_PORTS)) {
-		NL_SET_ERR_MSG(extack, "RSS does not hash the UDP ports (see rx-flow-hash udp4/udp6)");
+		NL_SET_ERR_MSG(extack,
+			       "RSS does not hash the UDP ports (see rx-flow-hash udp4/udp6)");
 		return -EOPNOTSUPP;
 	}
 	if (!rss->indir_size) {
@@ -223,17 +227,20 @@ static int toeplitz_sport_check(const struct toeplitz_rss *rss, u32 queue,
 		return -EINVAL;
 	}
 	if (!is_power_of_2(rss->indir_size)) {
-		NL_SET_ERR_MSG(extack, "the RSS indirection table size is not a power of two");
+		NL_SET_ERR_MSG(extack,
+			       "the RSS indirection table size is not a power of two");
 		return -EOPNOTSUPP;
 	}
 	if (lo > hi || pref < lo || pref > hi) {
-		NL_SET_ERR_MSG(extack, "the preferred source port is outside the port range");
+		NL_SET_ERR_MSG(extack,
+			       "the preferred source port is outside the port range");
 		return -EINVAL;
 	}
 	for (j = 0; j < rss->indir_size; j++)
 		if (rss->indir[j] == queue)
 			return 0;
-	NL_SET_ERR_MSG(extack, "no RSS indirection table entry holds the queue");
+	NL_SET_ERR_MSG(extack,
+		       "no RSS indirection table entry holds the queue");
 	return -ENOENT;
 }
 
@@ -359,7 +366,8 @@ int toeplitz_sport(const struct toeplitz_rss *rss,
 	} else if (wrapped != TOEPLITZ_NO_PORT) {
 		*sport = wrapped;
 	} else {
-		NL_SET_ERR_MSG(extack, "no source port in the range makes RSS select the queue");
+		NL_SET_ERR_MSG(extack,
+			       "no source port in the range makes RSS select the queue");
 		return -ERANGE;
 	}
 	return 0;

@@ -38,13 +38,15 @@ static int psp_rss_read(struct net_device *dev, struct psp_rss **out,
 
 	if (!ops || !ops->get_rxfh || !ops->get_rxfh_indir_size ||
 	    !ops->get_rxfh_key_size || !ops->get_rxfh_fields) {
-		NL_SET_ERR_MSG(extack, "The device does not report its RSS configuration");
+		NL_SET_ERR_MSG(extack,
+			       "The device does not report its RSS configuration");
 		return -EOPNOTSUPP;
 	}
 	indir_size = ops->get_rxfh_indir_size(dev);
 	key_size = ops->get_rxfh_key_size(dev);
 	if (!indir_size || !key_size) {
-		NL_SET_ERR_MSG(extack, "The device has no RSS indirection table or key");
+		NL_SET_ERR_MSG(extack,
+			       "The device has no RSS indirection table or key");
 		return -EOPNOTSUPP;
 	}
 
@@ -58,7 +60,8 @@ static int psp_rss_read(struct net_device *dev, struct psp_rss **out,
 	rxfh.key_size = key_size;
 	err = ops->get_rxfh(dev, &rxfh);
 	if (err) {
-		NL_SET_ERR_MSG(extack, "Reading the device's RSS configuration failed");
+		NL_SET_ERR_MSG(extack,
+			       "Reading the device's RSS configuration failed");
 		goto err_free;
 	}
 
@@ -174,7 +177,8 @@ int psp_rss_sport(const struct psp_rss *r, struct psp_dev *psd,
 	u16 pref;
 
 	if (r->dev != psd->main_netdev) {
-		NL_SET_ERR_MSG(extack, "The socket's route does not use the PSP device");
+		NL_SET_ERR_MSG(extack,
+			       "The socket's route does not use the PSP device");
 		return -EOPNOTSUPP;
 	}
 

@@ -157,11 +157,13 @@ int nsim_set_rxfh_fields(struct net_device *dev,
 	struct nsim_rss *rss;
 
 	if (type < 0) {
-		NSIM_EA(extack, "only the hash fields of tcp4, udp4, tcp6 and udp6 can be set");
+		NSIM_EA(extack,
+			"only the hash fields of tcp4, udp4, tcp6 and udp6 can be set");
 		return -EOPNOTSUPP;
 	}
 	if (fields->data != NSIM_RSS_ADDRS && fields->data != NSIM_RSS_SDFN) {
-		NSIM_EA(extack, "the hash fields must be sd (addresses) or sdfn (and ports)");
+		NSIM_EA(extack,
+			"the hash fields must be sd (addresses) or sdfn (and ports)");
 		return -EOPNOTSUPP;
 	}
 
@@ -266,15 +268,15 @@ u32 nsim_rss_rxq(struct netdevsim *ns, struct sk_buff *skb)
 
 int nsim_rss_init(struct netdevsim *ns)
 {
+	u32 i, channels = ns->ethtool.channels;
 	struct nsim_rss *rss;
-	u32 i;
 
 	rss = kzalloc_obj(*rss, GFP_KERNEL);
 	if (!rss)
 		return -ENOMEM;
 	netdev_rss_key_fill(rss->key, sizeof(rss->key));
 	for (i = 0; i < NSIM_RSS_INDIR_SIZE; i++)
-		rss->indir[i] = ethtool_rxfh_indir_default(i, ns->ethtool.channels);
+		rss->indir[i] = ethtool_rxfh_indir_default(i, channels);
 	for (i = 0; i < NSIM_RSS_TYPES; i++)
 		rss->fields[i] = NSIM_RSS_SDFN;
 	RCU_INIT_POINTER(ns->rss, rss);
