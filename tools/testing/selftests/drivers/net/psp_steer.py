@@ -10,7 +10,6 @@ queue, by the receiver's per-queue RX counters.
 
 import errno
 import socket
-import time
 
 from lib.py import (
     EthtoolFamily,
@@ -20,76 +19,27 @@ from lib.py import (
     NetNSEnter,
     NlError,
     PSPFamily,
-    cmd,
     defer,
     ethtool,
-    ip,
     ksft_eq,
     ksft_exit,
     ksft_gt,
     ksft_raises,
     ksft_run,
     ksft_variants,
+    rss_queue,
+    rx_queue_packets,
+    wait_rx_quiet,
 )
 
 QUEUES = 4
 PSP_PORT = 1000
 
 
-def toeplitz(key, data):
-    """The Toeplitz hash of data (bytes) with key (bytes)."""
-    k = int.from_bytes(key, "big")
-    klen = len(key) * 8
-    hval = 0
-    for i in range(len(data) * 8):
-        if data[i // 8] & (0x80 >> (i % 8)):
-            hval ^= (k >> (klen - 32 - i)) & 0xffffffff
-    return hval
-
-
-def rss_queue(cfg, ipver, sport, dport):
-    """The local queue RSS picks for a packet from the remote."""
+def device_queue(cfg, ipver, sport, dport):
+    """The local queue the device's RSS picks for a packet from the remote."""
     rss = cfg.ethnl.rss_get({"header": {"dev-index": cfg.ifindex}})
-    fam = socket.AF_INET if ipver == "4" else socket.AF_INET6
-    data = socket.inet_pton(fam, cfg.remote_addr_v[ipver])
-    data += socket.inet_pton(fam, cfg.addr_v[ipver])
-    data += sport.to_bytes(2, "big") + dport.to_bytes(2, "big")
-    indir = rss["indir"]
-    return indir[toeplitz(rss["hkey"], data) % len(indir)]
-
-
-def rx_queue_packets(cfg):
-    """RX packets per queue id of the local device."""
-    stats = cfg.netnl.qstats_get({"ifindex": cfg.ifindex, "scope": "queue"},
-                                 dump=True)
-    return {s["queue-id"]: s.get("rx-packets", 0)
-            for s in stats if s["queue-type"] == "rx"}
-
-
-def wait_quiet(cfg):
-    """
-    Keep other packets off the local queues: stop the remote's router
-    solicitations, make both ends' neighbours permanent (no ARP or
-    neighbour solicitation probes later), and wait (up to 15 s) until the
-    local device has received nothing for 1.5 s (link-up RS and MLD).
-    """
-    cmd(f"sysctl -qw net.ipv6.conf.{cfg.remote_ifname}.router_solicitations=0",
-        host=cfg.remote)
-    for ipver in ("4", "6"):
-        ip(f"neigh replace {cfg.remote_addr_v[ipver]} "
-           f"lladdr {cfg.remote_dev['address']} dev {cfg.ifname} nud permanent")
-        ip(f"neigh replace {cfg.addr_v[ipver]} "
-           f"lladdr {cfg.dev['address']} dev {cfg.remote_ifname} nud permanent",
-           host=cfg.remote)
-    deadline = time.monotonic() + 15
-    last, since = None, time.monotonic()
-    while time.monotonic() < deadline:
-        total = sum(rx_queue_packets(cfg).values())
-        if total != last:
-            last, since = total, time.monotonic()
-        elif time.monotonic() - since >= 1.5:
-            return
-        time.sleep(0.1)
+    return rss_queue(cfg, rss["hkey"], rss["indir"], ipver, sport, dport)
 
 
 def psp_dev_id(pspnl, ifindex):
@@ -165,7 +115,7 @@ def steer_queue(cfg, ipver, queue):
     """rx-assoc's steer-queue: the port leads to that queue."""
     lsock, rsock = connect(cfg, ipver)
     sport = associate(cfg, lsock, rsock, {"steer-queue": queue})
-    ksft_eq(rss_queue(cfg, ipver, sport, PSP_PORT), queue)
+    ksft_eq(device_queue(cfg, ipver, sport, PSP_PORT), queue)
     check_queue(cfg, lsock, rsock, queue)
 
 
@@ -178,10 +128,10 @@ def _ipvers():
 def steer_sock(cfg, ipver):
     """rx-assoc's steer-sock: the queue the plain TCP packets came on."""
     lsock, rsock = connect(cfg, ipver)
-    queue = rss_queue(cfg, ipver, rsock.getsockname()[1],
+    queue = device_queue(cfg, ipver, rsock.getsockname()[1],
                       lsock.getsockname()[1])
     sport = associate(cfg, lsock, rsock, {"steer-sock": True})
-    ksft_eq(rss_queue(cfg, ipver, sport, PSP_PORT), queue)
+    ksft_eq(device_queue(cfg, ipver, sport, PSP_PORT), queue)
     check_queue(cfg, lsock, rsock, queue)
 
 
@@ -228,7 +178,7 @@ def main() -> None:
         with NetNSEnter(cfg.remote.name):
             cfg.peer_pspnl = PSPFamily()
             cfg.peer_psp_id = psp_dev_id(cfg.peer_pspnl, cfg.remote_ifindex)
-        wait_quiet(cfg)
+        wait_rx_quiet(cfg)
         ksft_run([steer_queue, steer_sock, no_steering,
                   refuse_ports_not_hashed, refuse_queue_not_in_table],
                  args=(cfg,))

@@ -21,16 +21,17 @@ from lib.py import (
     NetDrvEpEnv,
     NetNSEnter,
     NlError,
-    cmd,
     defer,
     ethtool,
-    ip,
     ksft_eq,
     ksft_exit,
     ksft_in,
     ksft_raises,
     ksft_run,
     ksft_variants,
+    rss_queue,
+    rx_queue_packets,
+    wait_rx_quiet,
 )
 
 QUEUES = 4
@@ -42,61 +43,6 @@ RXH_SDF = 0x70
 # Microsoft's RSS verification key
 MS_KEY = bytes.fromhex("6d5a56da255b0ec24167253d43a38fb0d0ca2bcbae7b30b4"
                        "77cb2da38030f20c6a42b73bbeac01fa")
-
-
-def toeplitz(key, data):
-    """The Toeplitz hash of data (bytes) with key (bytes)."""
-    k = int.from_bytes(key, "big")
-    klen = len(key) * 8
-    hval = 0
-    for i in range(len(data) * 8):
-        if data[i // 8] & (0x80 >> (i % 8)):
-            hval ^= (k >> (klen - 32 - i)) & 0xffffffff
-    return hval
-
-
-def expected_queue(cfg, key, indir, ipver, sport, dport, ports=True):
-    """Queue of a packet from the remote to us, as the device should pick it."""
-    fam = socket.AF_INET if ipver == "4" else socket.AF_INET6
-    data = socket.inet_pton(fam, cfg.remote_addr_v[ipver])
-    data += socket.inet_pton(fam, cfg.addr_v[ipver])
-    if ports:
-        data += sport.to_bytes(2, "big") + dport.to_bytes(2, "big")
-    return indir[toeplitz(key, data) % len(indir)]
-
-
-def rx_queue_packets(cfg):
-    """RX packets per queue id."""
-    stats = cfg.netnl.qstats_get({"ifindex": cfg.ifindex, "scope": "queue"},
-                                 dump=True)
-    return {s["queue-id"]: s.get("rx-packets", 0)
-            for s in stats if s["queue-type"] == "rx"}
-
-
-def wait_quiet(cfg):
-    """
-    Keep other packets off the local queues: stop the remote's router
-    solicitations, make both ends' neighbours permanent (no ARP or
-    neighbour solicitation probes later), and wait (up to 15 s) until the
-    local device has received nothing for 1.5 s (link-up RS and MLD).
-    """
-    cmd(f"sysctl -qw net.ipv6.conf.{cfg.remote_ifname}.router_solicitations=0",
-        host=cfg.remote)
-    for ipver in ("4", "6"):
-        ip(f"neigh replace {cfg.remote_addr_v[ipver]} "
-           f"lladdr {cfg.remote_dev['address']} dev {cfg.ifname} nud permanent")
-        ip(f"neigh replace {cfg.addr_v[ipver]} "
-           f"lladdr {cfg.dev['address']} dev {cfg.remote_ifname} nud permanent",
-           host=cfg.remote)
-    deadline = time.monotonic() + 15
-    last, since = None, time.monotonic()
-    while time.monotonic() < deadline:
-        total = sum(rx_queue_packets(cfg).values())
-        if total != last:
-            last, since = total, time.monotonic()
-        elif time.monotonic() - since >= 1.5:
-            return
-        time.sleep(0.1)
 
 
 def rx_queue_delta(cfg, before, count):
@@ -145,7 +91,7 @@ def check_steering(cfg, key, indir, ipver, flows, ports=True):
         send_udp(cfg, ipver, 1, dport, 1)
         rx_queue_delta(cfg, before, 1)
         for sport in flows:
-            want = expected_queue(cfg, key, indir, ipver, sport, dport, ports)
+            want = rss_queue(cfg, key, indir, ipver, sport, dport, ports)
             before = rx_queue_packets(cfg)
             send_udp(cfg, ipver, sport, dport, PACKETS)
             got = rx_queue_delta(cfg, before, PACKETS)
@@ -239,7 +185,7 @@ def main() -> None:
     with NetDrvEpEnv(__file__, nsim_test=True, queue_count=QUEUES) as cfg:
         cfg.ethnl = EthtoolFamily()
         cfg.netnl = NetdevFamily()
-        wait_quiet(cfg)
+        wait_rx_quiet(cfg)
         ksft_run([key_table_roundtrip, udp_ports_steer, udp_addrs_only,
                   random_key_steer, refusals], args=(cfg,))
     ksft_exit()
