@@ -210,7 +210,7 @@ static u32 toeplitz_coset_ceil(u16 p, const u16 *basis, int dim, u16 min)
 	return toeplitz_coset_elem(p, basis, dim, lo);
 }
 
-/* Whether a port can steer by @rss to @queue at all, before any hashing */
+/* Whether any port can steer by @rss to @queue, before solving for one */
 static int toeplitz_sport_check(const struct toeplitz_rss *rss, u32 queue,
 				u16 lo, u16 hi, u16 pref,
 				struct netlink_ext_ack *extack)

@@ -50,8 +50,7 @@ static int psp_rss_read(struct net_device *dev, struct psp_rss **out,
 		return -EOPNOTSUPP;
 	}
 
-	r = kzalloc_flex(*r, data, indir_size * sizeof(u32) + key_size,
-			 GFP_KERNEL);
+	r = kzalloc_flex(*r, data, indir_size * sizeof(u32) + key_size);
 	if (!r)
 		return -ENOMEM;
 	rxfh.indir = (u32 *)r->data;
@@ -204,9 +203,17 @@ int psp_rss_sport(const struct psp_rss *r, struct psp_dev *psd,
 	inet_get_local_port_range(sock_net(sk), &lo, &hi);
 	pref = psp_hash_sport(sock_net(sk), sk->sk_hash);
 
-	err = toeplitz_sport(&rss, &flow, queue, lo, hi, pref, sport, extack);
-	if (err == -ERANGE)	/* above the well-known ports */
-		err = toeplitz_sport(&rss, &flow, queue, 1024, 65535,
-				     max_t(u16, pref, 1024), sport, extack);
+	/* If no port of the range reaches @queue, one above the well-known
+	 * ports; the reason of a failure is the last attempt's
+	 */
+	err = toeplitz_sport(&rss, &flow, queue, lo, hi, pref, sport, NULL);
+	if (err == -ERANGE) {
+		lo = 1024;
+		hi = 65535;
+		pref = max_t(u16, pref, lo);
+	}
+	if (err)
+		err = toeplitz_sport(&rss, &flow, queue, lo, hi, pref, sport,
+				     extack);
 	return err;
 }

@@ -271,7 +271,7 @@ int nsim_rss_init(struct netdevsim *ns)
 	u32 i, channels = ns->ethtool.channels;
 	struct nsim_rss *rss;
 
-	rss = kzalloc_obj(*rss, GFP_KERNEL);
+	rss = kzalloc_obj(*rss);
 	if (!rss)
 		return -ENOMEM;
 	netdev_rss_key_fill(rss->key, sizeof(rss->key));
