@@ -251,7 +251,8 @@ static void toeplitz_sport_random(struct kunit *test)
 			ranged++;
 			continue;
 		}
-		KUNIT_EXPECT_EQ_MSG(test, ret, 0, "case %u: %s", c, extack._msg);
+		KUNIT_EXPECT_EQ_MSG(test, ret, 0, "case %u: %s", c,
+				    extack._msg);
 		KUNIT_EXPECT_EQ_MSG(test, port, want, "case %u", c);
 		found++;
 	}
@@ -280,37 +281,44 @@ struct refusal {
 static const struct refusal refusals[] = {
 	{ "xor hash", ETH_RSS_HASH_XOR, 0, SDFN, AF_INET, 40, 8, 1, 1, 65535, 1,
 	  -EOPNOTSUPP, "the RSS hash function is not Toeplitz" },
-	{ "crc32 hash", ETH_RSS_HASH_CRC32, 0, SDFN, AF_INET, 40, 8, 1, 1, 65535, 1,
-	  -EOPNOTSUPP, "the RSS hash function is not Toeplitz" },
-	{ "no ports hashed", ETH_RSS_HASH_TOP, 0, ADDRS, AF_INET, 40, 8, 1, 1, 65535, 1,
-	  -EOPNOTSUPP, "RSS does not hash the UDP ports (see rx-flow-hash udp4/udp6)" },
-	{ "vlan hashed", ETH_RSS_HASH_TOP, 0, SDFN | RXH_VLAN, AF_INET, 40, 8, 1, 1, 65535, 1,
-	  -EOPNOTSUPP,
-	  "the RSS hash fields are not the IP addresses, or the addresses and ports" },
-	{ "source port only", ETH_RSS_HASH_TOP, 0, ADDRS | RXH_L4_B_0_1, AF_INET6, 40, 8, 1,
-	  1, 65535, 1,
-	  -EOPNOTSUPP,
-	  "the RSS hash fields are not the IP addresses, or the addresses and ports" },
-	{ "unknown transformation", ETH_RSS_HASH_TOP, 4, SDFN, AF_INET, 40, 8, 1, 1, 65535, 1,
-	  -EOPNOTSUPP, "unknown RSS input transformation" },
+	{ "crc32 hash", ETH_RSS_HASH_CRC32, 0, SDFN, AF_INET, 40, 8, 1, 1,
+	  65535, 1, -EOPNOTSUPP, "the RSS hash function is not Toeplitz" },
+	{ "no ports hashed", ETH_RSS_HASH_TOP, 0, ADDRS, AF_INET, 40, 8, 1, 1,
+	  65535, 1, -EOPNOTSUPP,
+	  "RSS does not hash the UDP ports (see rx-flow-hash udp4/udp6)" },
+	{ "vlan hashed", ETH_RSS_HASH_TOP, 0, SDFN | RXH_VLAN, AF_INET, 40, 8,
+	  1, 1, 65535, 1, -EOPNOTSUPP,
+	  "the RSS hash fields are not the IP addresses, or the addresses and ports"
+	},
+	{ "source port only", ETH_RSS_HASH_TOP, 0, ADDRS | RXH_L4_B_0_1,
+	  AF_INET6, 40, 8, 1, 1, 65535, 1, -EOPNOTSUPP,
+	  "the RSS hash fields are not the IP addresses, or the addresses and ports"
+	},
+	{ "unknown transformation", ETH_RSS_HASH_TOP, 4, SDFN, AF_INET, 40, 8,
+	  1, 1, 65535, 1, -EOPNOTSUPP, "unknown RSS input transformation" },
 	{ "family", ETH_RSS_HASH_TOP, 0, SDFN, AF_UNIX, 40, 8, 1, 1, 65535, 1,
 	  -EAFNOSUPPORT, "the address family is neither IPv4 nor IPv6" },
-	{ "short key v4", ETH_RSS_HASH_TOP, 0, SDFN, AF_INET, 15, 8, 1, 1, 65535, 1,
-	  -EINVAL, "the RSS key is shorter than the hash input plus 4 bytes" },
-	{ "short key v6", ETH_RSS_HASH_TOP, 0, SDFN, AF_INET6, 39, 8, 1, 1, 65535, 1,
-	  -EINVAL, "the RSS key is shorter than the hash input plus 4 bytes" },
-	{ "empty table", ETH_RSS_HASH_TOP, 0, SDFN, AF_INET, 40, 0, 1, 1, 65535, 1,
-	  -EINVAL, "the RSS indirection table is empty" },
-	{ "table of 6", ETH_RSS_HASH_TOP, 0, SDFN, AF_INET, 40, 6, 1, 1, 65535, 1,
-	  -EOPNOTSUPP, "the RSS indirection table size is not a power of two" },
+	{ "short key v4", ETH_RSS_HASH_TOP, 0, SDFN, AF_INET, 15, 8, 1, 1,
+	  65535, 1, -EINVAL,
+	  "the RSS key is shorter than the hash input plus 4 bytes" },
+	{ "short key v6", ETH_RSS_HASH_TOP, 0, SDFN, AF_INET6, 39, 8, 1, 1,
+	  65535, 1, -EINVAL,
+	  "the RSS key is shorter than the hash input plus 4 bytes" },
+	{ "empty table", ETH_RSS_HASH_TOP, 0, SDFN, AF_INET, 40, 0, 1, 1, 65535,
+	  1, -EINVAL, "the RSS indirection table is empty" },
+	{ "table of 6", ETH_RSS_HASH_TOP, 0, SDFN, AF_INET, 40, 6, 1, 1, 65535,
+	  1, -EOPNOTSUPP,
+	  "the RSS indirection table size is not a power of two" },
 	{ "empty range", ETH_RSS_HASH_TOP, 0, SDFN, AF_INET, 40, 8, 1, 2, 1, 2,
 	  -EINVAL, "the preferred source port is outside the port range" },
-	{ "preference below", ETH_RSS_HASH_TOP, 0, SDFN, AF_INET, 40, 8, 1, 2, 9, 1,
-	  -EINVAL, "the preferred source port is outside the port range" },
-	{ "preference above", ETH_RSS_HASH_TOP, 0, SDFN, AF_INET, 40, 8, 1, 2, 9, 10,
-	  -EINVAL, "the preferred source port is outside the port range" },
-	{ "queue not in table", ETH_RSS_HASH_TOP, 0, SDFN, AF_INET, 40, 8, 4, 1, 65535, 1,
-	  -ENOENT, "no RSS indirection table entry holds the queue" },
+	{ "preference below", ETH_RSS_HASH_TOP, 0, SDFN, AF_INET, 40, 8, 1, 2,
+	  9, 1, -EINVAL,
+	  "the preferred source port is outside the port range" },
+	{ "preference above", ETH_RSS_HASH_TOP, 0, SDFN, AF_INET, 40, 8, 1, 2,
+	  9, 10, -EINVAL,
+	  "the preferred source port is outside the port range" },
+	{ "queue not in table", ETH_RSS_HASH_TOP, 0, SDFN, AF_INET, 40, 8, 4, 1,
+	  65535, 1, -ENOENT, "no RSS indirection table entry holds the queue" },
 };
 
 /* Every refusal, on a table of 8 slots for queues 0-3 */
@@ -335,13 +343,18 @@ static void toeplitz_sport_refusals(struct kunit *test)
 		};
 		struct netlink_ext_ack extack = {};
 
-		parse_flow(test, &f, r->family == AF_INET6 ? "2001:db8::1" : "192.0.2.1",
-			   r->family == AF_INET6 ? "2001:db8::2" : "192.0.2.2", 1000);
+		parse_flow(test, &f,
+			   r->family == AF_INET6 ? "2001:db8::1" : "192.0.2.1",
+			   r->family == AF_INET6 ? "2001:db8::2" : "192.0.2.2",
+			   1000);
 		f.flow.family = r->family;
-		KUNIT_EXPECT_EQ_MSG(test, toeplitz_sport(&rss, &f.flow, r->queue, r->lo,
-							 r->hi, r->pref, &port, &extack),
+		KUNIT_EXPECT_EQ_MSG(test,
+				    toeplitz_sport(&rss, &f.flow, r->queue,
+						   r->lo, r->hi, r->pref, &port,
+						   &extack),
 				    r->err, "%s", r->name);
-		KUNIT_EXPECT_STREQ_MSG(test, extack._msg, r->why, "%s", r->name);
+		KUNIT_EXPECT_STREQ_MSG(test, extack._msg, r->why, "%s",
+				       r->name);
 	}
 
 	/* A zero key hashes everything to 0: only slot 0 can be reached */
@@ -354,12 +367,16 @@ static void toeplitz_sport_refusals(struct kunit *test)
 		struct netlink_ext_ack extack = {};
 
 		parse_flow(test, &f, "192.0.2.1", "192.0.2.2", 1000);
-		KUNIT_EXPECT_EQ(test, toeplitz_sport(&rss, &f.flow, 1, 0, 65535, 0,
-						     &port, &extack), -ERANGE);
+		KUNIT_EXPECT_EQ(test,
+				toeplitz_sport(&rss, &f.flow, 1, 0, 65535, 0,
+					       &port, &extack),
+				-ERANGE);
 		KUNIT_EXPECT_STREQ(test, extack._msg,
 				   "no source port in the range makes RSS select the queue");
-		KUNIT_EXPECT_EQ(test, toeplitz_sport(&rss, &f.flow, 0, 0, 65535, 500,
-						     &port, &extack), 0);
+		KUNIT_EXPECT_EQ(test,
+				toeplitz_sport(&rss, &f.flow, 0, 0, 65535, 500,
+					       &port, &extack),
+				0);
 		KUNIT_EXPECT_EQ(test, port, 500);
 	}
 }
@@ -383,19 +400,24 @@ struct xcheck {
 
 static const struct xcheck xchecks[] = {
 	{ "66.9.149.187", "161.142.100.80", 1000, 8, 128, 0, 1, 65535, 0, 9 },
-	{ "66.9.149.187", "161.142.100.80", 1000, 8, 128, 5, 32768, 60999, 0, 32777 },
+	{ "66.9.149.187", "161.142.100.80", 1000, 8, 128, 5, 32768, 60999, 0,
+	  32777 },
 	{ "10.0.0.1", "10.0.0.2", 443, 8, 128, 2, 32768, 60999, 0, 32776 },
 	{ "199.92.111.2", "65.69.140.83", 1000, 3, 64, 2, 1, 65535, 0, 4 },
-	{ "24.19.198.95", "12.22.207.184", 4789, 16, 2048, 15, 49152, 65535, 0, 49161 },
+	{ "24.19.198.95", "12.22.207.184", 4789, 16, 2048, 15, 49152, 65535, 0,
+	  49161 },
 	{ "192.0.2.1", "192.0.2.2", 1000, 1, 1, 0, 7, 7, 0, 7 },
 	{ "192.0.2.1", "192.0.2.2", 1000, 64, 64, 63, 1000, 1003, -ERANGE, 0 },
-	{ "3ffe:2501:200:1fff::7", "3ffe:2501:200:3::1", 1000, 8, 128, 7, 1, 65535, 0, 7 },
-	{ "3ffe:501:8::260:97ff:fe40:efab", "ff02::1", 1000, 4, 256, 1, 32768, 60999,
-	  0, 32768 },
-	{ "2001:db8::1", "2001:db8::2", 1000, 32, 1024, 17, 1024, 65535, 0, 1037 },
-	{ "2001:db8::1", "2001:db8::2", 1000, 128, 128, 100, 60000, 60010, -ERANGE, 0 },
-	{ "fe80::200:f8ff:fe21:67cf", "3ffe:1900:4545:3:200:f8ff:fe21:67cf", 1000,
-	  6, 512, 5, 32768, 60999, 0, 32770 },
+	{ "3ffe:2501:200:1fff::7", "3ffe:2501:200:3::1", 1000, 8, 128, 7, 1,
+	  65535, 0, 7 },
+	{ "3ffe:501:8::260:97ff:fe40:efab", "ff02::1", 1000, 4, 256, 1, 32768,
+	  60999, 0, 32768 },
+	{ "2001:db8::1", "2001:db8::2", 1000, 32, 1024, 17, 1024, 65535, 0,
+	  1037 },
+	{ "2001:db8::1", "2001:db8::2", 1000, 128, 128, 100, 60000, 60010,
+	  -ERANGE, 0 },
+	{ "fe80::200:f8ff:fe21:67cf", "3ffe:1900:4545:3:200:f8ff:fe21:67cf",
+	  1000, 6, 512, 5, 32768, 60999, 0, 32770 },
 };
 
 static void toeplitz_sport_xcheck(struct kunit *test)
@@ -419,15 +441,20 @@ static void toeplitz_sport_xcheck(struct kunit *test)
 		for (j = 0; j < x->size; j++)
 			indir[j] = j % x->nqueues;
 		parse_flow(test, &f, x->saddr, x->daddr, x->dport);
-		ret = toeplitz_sport(&rss, &f.flow, x->queue, x->lo, x->hi, x->lo, &port,
-				     &extack);
-		kunit_info(test, "xcheck -s %s -D %s -p %u -i 'equal %u' --indir-size %u -q %u -r %u-%u => %s%u\n",
-			   x->saddr, x->daddr, x->dport, x->nqueues, x->size, x->queue,
-			   x->lo, x->hi, ret ? "none " : "", ret ? 0 : port);
-		KUNIT_EXPECT_EQ_MSG(test, ret, x->err, "case %u: %s", i, extack._msg);
+		ret = toeplitz_sport(&rss, &f.flow, x->queue, x->lo, x->hi,
+				     x->lo, &port, &extack);
+		kunit_info(test,
+			   "xcheck -s %s -D %s -p %u -i 'equal %u' --indir-size %u -q %u -r %u-%u => %s%u\n",
+			   x->saddr, x->daddr, x->dport, x->nqueues, x->size,
+			   x->queue, x->lo, x->hi, ret ? "none " : "",
+			   ret ? 0 : port);
+		KUNIT_EXPECT_EQ_MSG(test, ret, x->err, "case %u: %s", i,
+				    extack._msg);
 		if (!ret) {
 			KUNIT_EXPECT_EQ_MSG(test, port, x->port, "case %u", i);
-			KUNIT_EXPECT_EQ(test, queue_of(test, &rss, &f.flow, port), x->queue);
+			KUNIT_EXPECT_EQ(test,
+					queue_of(test, &rss, &f.flow, port),
+					x->queue);
 		}
 	}
 }

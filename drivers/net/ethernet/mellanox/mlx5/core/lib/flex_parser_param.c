@@ -25,24 +25,20 @@ struct mlx5_ifc_nv_flex_parser_conf_bits {
 	u8         reserved_at_1[0x17];
 	u8         flex_parser_profile_enable[0x8];
 
-	u8         reserved_at_20[0x20];
-
-	u8         reserved_at_40[0x10];
-	u8         flex_ipv4_over_vxlan_port[0x10];
-
-	u8         reserved_at_60[0x40];
+	u8         reserved_at_20[0x80];
 };
 
+/* flex_parser_profile_<N>_supported is the bit at offset N. The database of
+ * NVIDIA's configuration tools names those of profiles 0 to 9; the bits after
+ * them up to prog_parse_graph_supported are taken to continue the sequence,
+ * so that a device's new profile needs no change here.
+ */
 struct mlx5_ifc_nv_flex_parser_cap_bits {
-	/* flex_parser_profile_<N>_supported is bit 9 - N of this field */
-	u8         flex_parser_profile_supported[0xa];
-	u8         reserved_at_a[0x15];
+	u8         flex_parser_profile_supported[0x1f];
 	u8         prog_parse_graph_supported[0x1];
 
 	u8         reserved_at_20[0x60];
 };
-
-#define MLX5_FLEX_PARSER_PROFILE_MAX 9
 
 /* Every access of this file to the MNVDA register goes through here, so that
  * the KUnit tests can check each one.
@@ -50,10 +46,11 @@ struct mlx5_ifc_nv_flex_parser_cap_bits {
 VISIBLE_IF_KUNIT int mlx5_flex_parser_reg(struct mlx5_core_dev *dev, u32 *mnvda,
 					  size_t len, bool write)
 {
-	KUNIT_STATIC_STUB_REDIRECT(mlx5_flex_parser_reg, dev, mnvda, len, write);
+	KUNIT_STATIC_STUB_REDIRECT(mlx5_flex_parser_reg, dev, mnvda, len,
+				   write);
 
-	return mlx5_core_access_reg(dev, mnvda, len, mnvda, len, MLX5_REG_MNVDA,
-				    0, write);
+	return write ? mlx5_nv_param_write(dev, mnvda, len) :
+		       mlx5_nv_param_read(dev, mnvda, len);
 }
 
 /* A failed read is -EOPNOTSUPP, which devlink's parameter dump skips */
@@ -67,7 +64,8 @@ static int mlx5_flex_parser_read_conf(struct mlx5_core_dev *dev, u32 *mnvda,
 	MLX5_SET(mnvda_reg, mnvda, configuration_item_header.access_mode,
 		 access_mode);
 
-	if (mlx5_flex_parser_reg(dev, mnvda, MLX5_ST_SZ_BYTES(mnvda_reg), false))
+	if (mlx5_flex_parser_reg(dev, mnvda, MLX5_ST_SZ_BYTES(mnvda_reg),
+				 false))
 		return -EOPNOTSUPP;
 	return 0;
 }
@@ -79,7 +77,8 @@ static int mlx5_flex_parser_read_cap(struct mlx5_core_dev *dev, u32 *mnvda)
 			       MLX5_CLASS_0_CTRL_ID_NV_FLEX_PARSER_CAP);
 	MLX5_SET_CFG_HDR_LEN(mnvda, nv_flex_parser_cap);
 
-	if (mlx5_flex_parser_reg(dev, mnvda, MLX5_ST_SZ_BYTES(mnvda_reg), false))
+	if (mlx5_flex_parser_reg(dev, mnvda, MLX5_ST_SZ_BYTES(mnvda_reg),
+				 false))
 		return -EOPNOTSUPP;
 	return 0;
 }
@@ -151,38 +150,31 @@ unlock:
 	return err;
 }
 
-static int mlx5_devlink_flex_parser_get(struct devlink *devlink, u32 id,
-					struct devlink_param_gset_ctx *ctx,
-					struct netlink_ext_ack *extack)
+static int mlx5_devlink_fp_get(struct devlink *devlink, u32 id,
+			       struct devlink_param_gset_ctx *ctx,
+			       struct netlink_ext_ack *extack)
 {
 	return mlx5_flex_parser_query(devlink_priv(devlink), id,
 				      MLX5_ACCESS_MODE_NEXT, &ctx->val, extack);
 }
 
-static int mlx5_devlink_flex_parser_set(struct devlink *devlink, u32 id,
-					struct devlink_param_gset_ctx *ctx,
-					struct netlink_ext_ack *extack)
+static int mlx5_devlink_fp_set(struct devlink *devlink, u32 id,
+			       struct devlink_param_gset_ctx *ctx,
+			       struct netlink_ext_ack *extack)
 {
 	return mlx5_flex_parser_store(devlink_priv(devlink), id, &ctx->val,
 				      extack);
 }
 
-static int
-mlx5_devlink_flex_parser_validate(struct devlink *devlink, u32 id,
-				  union devlink_param_value *val,
-				  struct netlink_ext_ack *extack)
+static int mlx5_devlink_fp_validate(struct devlink *devlink, u32 id,
+				    union devlink_param_value *val,
+				    struct netlink_ext_ack *extack)
 {
+	const u32 nprofiles = __mlx5_bit_sz(nv_flex_parser_cap,
+					    flex_parser_profile_supported);
 	u32 cap[MLX5_ST_SZ_DW(mnvda_reg)] = {};
-	u16 profiles;
+	u32 profiles;
 	void *data;
-
-	if (id == MLX5_DEVLINK_PARAM_ID_FLEX_PARSER_PROFILE &&
-	    val->vu8 > MLX5_FLEX_PARSER_PROFILE_MAX) {
-		NL_SET_ERR_MSG_FMT_MOD(extack,
-				       "Invalid flex parser profile %u, profiles are 0 to %u",
-				       val->vu8, MLX5_FLEX_PARSER_PROFILE_MAX);
-		return -EINVAL;
-	}
 
 	/* Turning the programmable parse graph off needs no capability */
 	if (id == MLX5_DEVLINK_PARAM_ID_PROG_PARSE_GRAPH && !val->vbool)
@@ -207,7 +199,8 @@ mlx5_devlink_flex_parser_validate(struct devlink *devlink, u32 id,
 
 	profiles = MLX5_GET(nv_flex_parser_cap, data,
 			    flex_parser_profile_supported);
-	if (!(profiles & BIT(MLX5_FLEX_PARSER_PROFILE_MAX - val->vu8))) {
+	if (val->vu8 >= nprofiles ||
+	    !(profiles & BIT(nprofiles - 1 - val->vu8))) {
 		NL_SET_ERR_MSG_FMT_MOD(extack,
 				       "Flex parser profile %u is not supported on this device",
 				       val->vu8);
@@ -216,10 +209,9 @@ mlx5_devlink_flex_parser_validate(struct devlink *devlink, u32 id,
 	return 0;
 }
 
-static int
-mlx5_devlink_flex_parser_get_default(struct devlink *devlink, u32 id,
-				     struct devlink_param_gset_ctx *ctx,
-				     struct netlink_ext_ack *extack)
+static int mlx5_devlink_fp_get_default(struct devlink *devlink, u32 id,
+				       struct devlink_param_gset_ctx *ctx,
+				       struct netlink_ext_ack *extack)
 {
 	return mlx5_flex_parser_query(devlink_priv(devlink), id,
 				      MLX5_ACCESS_MODE_DEFAULT, &ctx->val,
@@ -227,10 +219,9 @@ mlx5_devlink_flex_parser_get_default(struct devlink *devlink, u32 id,
 }
 
 /* The device's default needs no capability check */
-static int
-mlx5_devlink_flex_parser_reset_default(struct devlink *devlink, u32 id,
-				       enum devlink_param_cmode cmode,
-				       struct netlink_ext_ack *extack)
+static int mlx5_devlink_fp_reset_default(struct devlink *devlink, u32 id,
+					 enum devlink_param_cmode cmode,
+					 struct netlink_ext_ack *extack)
 {
 	struct mlx5_core_dev *dev = devlink_priv(devlink);
 	union devlink_param_value val;
@@ -244,23 +235,21 @@ mlx5_devlink_flex_parser_reset_default(struct devlink *devlink, u32 id,
 	return mlx5_flex_parser_store(dev, id, &val, extack);
 }
 
+/* Both parameters are permanent and have the device's default */
+#define MLX5_FLEX_PARSER_PARAM(_id, _name, _type)			\
+	DEVLINK_PARAM_DRIVER_WITH_DEFAULTS(_id, _name, _type,		\
+					   BIT(DEVLINK_PARAM_CMODE_PERMANENT), \
+					   mlx5_devlink_fp_get,		\
+					   mlx5_devlink_fp_set,		\
+					   mlx5_devlink_fp_validate,	\
+					   mlx5_devlink_fp_get_default,	\
+					   mlx5_devlink_fp_reset_default)
+
 VISIBLE_IF_KUNIT const struct devlink_param mlx5_flex_parser_params[] = {
-	DEVLINK_PARAM_DRIVER_WITH_DEFAULTS(MLX5_DEVLINK_PARAM_ID_FLEX_PARSER_PROFILE,
-					   "flex_parser_profile", DEVLINK_PARAM_TYPE_U8,
-					   BIT(DEVLINK_PARAM_CMODE_PERMANENT),
-					   mlx5_devlink_flex_parser_get,
-					   mlx5_devlink_flex_parser_set,
-					   mlx5_devlink_flex_parser_validate,
-					   mlx5_devlink_flex_parser_get_default,
-					   mlx5_devlink_flex_parser_reset_default),
-	DEVLINK_PARAM_DRIVER_WITH_DEFAULTS(MLX5_DEVLINK_PARAM_ID_PROG_PARSE_GRAPH,
-					   "prog_parse_graph", DEVLINK_PARAM_TYPE_BOOL,
-					   BIT(DEVLINK_PARAM_CMODE_PERMANENT),
-					   mlx5_devlink_flex_parser_get,
-					   mlx5_devlink_flex_parser_set,
-					   mlx5_devlink_flex_parser_validate,
-					   mlx5_devlink_flex_parser_get_default,
-					   mlx5_devlink_flex_parser_reset_default),
+	MLX5_FLEX_PARSER_PARAM(MLX5_DEVLINK_PARAM_ID_FLEX_PARSER_PROFILE,
+			       "flex_parser_profile", DEVLINK_PARAM_TYPE_U8),
+	MLX5_FLEX_PARSER_PARAM(MLX5_DEVLINK_PARAM_ID_PROG_PARSE_GRAPH,
+			       "prog_parse_graph", DEVLINK_PARAM_TYPE_BOOL),
 };
 
 int mlx5_flex_parser_params_register(struct devlink *devlink)

@@ -91,10 +91,11 @@ static const char *mlx5_pg_fixed_proto(u8 ip_proto)
 }
 
 /* Every firmware command of this file goes through here */
-VISIBLE_IF_KUNIT int mlx5_pg_cmd(struct mlx5_core_dev *mdev, void *in, int in_size,
-				 void *out, int out_size)
+VISIBLE_IF_KUNIT int mlx5_pg_cmd(struct mlx5_core_dev *mdev, void *in,
+				 int in_size, void *out, int out_size)
 {
-	KUNIT_STATIC_STUB_REDIRECT(mlx5_pg_cmd, mdev, in, in_size, out, out_size);
+	KUNIT_STATIC_STUB_REDIRECT(mlx5_pg_cmd, mdev, in, in_size, out,
+				   out_size);
 
 	return mlx5_cmd_do(mdev, in, in_size, out, out_size);
 }
@@ -112,7 +113,8 @@ static int mlx5_pg_supported(struct mlx5_core_dev *mdev, u8 ip_proto)
 
 	if (!(MLX5_CAP_GEN_64(mdev, general_obj_types) &
 	      MLX5_GENERAL_OBJ_TYPES_CAP_FLEX_PARSE_GRAPH)) {
-		mlx5_core_warn_rl(mdev, "Device does not offer parse graph nodes\n");
+		mlx5_core_warn_rl(mdev,
+				  "Device does not offer parse graph nodes\n");
 		return -EOPNOTSUPP;
 	}
 
@@ -132,14 +134,16 @@ static int mlx5_pg_supported(struct mlx5_core_dev *mdev, u8 ip_proto)
 	      BIT(MLX5_PARSE_GRAPH_SAMPLE_OFFSET_FIXED)) ||
 	    !MLX5_CAP_PARSE_GRAPH_NODE(mdev, max_num_sample) ||
 	    !MLX5_CAP_GEN_2(mdev, max_num_prog_sample_field)) {
-		mlx5_core_warn_rl(mdev, "Parse graph has no programmable sample fields\n");
+		mlx5_core_warn_rl(mdev,
+				  "Parse graph has no programmable sample fields\n");
 		return -EOPNOTSUPP;
 	}
 
 	return 0;
 }
 
-static int mlx5_pg_node_create(struct mlx5_core_dev *mdev, u8 ip_proto, u32 *obj_id)
+static int mlx5_pg_node_create(struct mlx5_core_dev *mdev, u8 ip_proto,
+			       u32 *obj_id)
 {
 	u32 out[MLX5_ST_SZ_DW(general_obj_out_cmd_hdr)] = {};
 	u32 in[MLX5_ST_SZ_DW(create_flex_parse_graph_in)] = {};
@@ -148,25 +152,34 @@ static int mlx5_pg_node_create(struct mlx5_core_dev *mdev, u8 ip_proto, u32 *obj
 	int err;
 
 	hdr = MLX5_ADDR_OF(create_flex_parse_graph_in, in, hdr);
-	MLX5_SET(general_obj_in_cmd_hdr, hdr, opcode, MLX5_CMD_OP_CREATE_GENERAL_OBJECT);
-	MLX5_SET(general_obj_in_cmd_hdr, hdr, obj_type, MLX5_OBJ_TYPE_FLEX_PARSE_GRAPH);
+	MLX5_SET(general_obj_in_cmd_hdr, hdr, opcode,
+		 MLX5_CMD_OP_CREATE_GENERAL_OBJECT);
+	MLX5_SET(general_obj_in_cmd_hdr, hdr, obj_type,
+		 MLX5_OBJ_TYPE_FLEX_PARSE_GRAPH);
 
 	flex = MLX5_ADDR_OF(create_flex_parse_graph_in, in, flex);
-	MLX5_SET(parse_graph_flex, flex, header_length_mode, MLX5_PARSE_GRAPH_NODE_LEN_FIXED);
-	MLX5_SET(parse_graph_flex, flex, header_length_base_value, MLX5_PG_NODE_HDR_LEN);
+	MLX5_SET(parse_graph_flex, flex, header_length_mode,
+		 MLX5_PARSE_GRAPH_NODE_LEN_FIXED);
+	MLX5_SET(parse_graph_flex, flex, header_length_base_value,
+		 MLX5_PG_NODE_HDR_LEN);
 	/* Newer firmware checks this bit in every length mode */
 	MLX5_SET(parse_graph_flex, flex, header_length_field_offset_mode,
-		 MLX5_CAP_PARSE_GRAPH_NODE(mdev, header_length_field_offset_mode));
+		 MLX5_CAP_PARSE_GRAPH_NODE(mdev,
+					   header_length_field_offset_mode));
 
 	sample = MLX5_ADDR_OF(parse_graph_flex, flex, sample_table[0]);
-	MLX5_SET(parse_graph_flow_match_sample, sample, flow_match_sample_en, 1);
-	MLX5_SET(parse_graph_flow_match_sample, sample, flow_match_sample_offset_mode,
+	MLX5_SET(parse_graph_flow_match_sample, sample,
+		 flow_match_sample_en, 1);
+	MLX5_SET(parse_graph_flow_match_sample, sample,
+		 flow_match_sample_offset_mode,
 		 MLX5_PARSE_GRAPH_SAMPLE_OFFSET_FIXED);
-	MLX5_SET(parse_graph_flow_match_sample, sample, flow_match_sample_tunnel_mode,
+	MLX5_SET(parse_graph_flow_match_sample, sample,
+		 flow_match_sample_tunnel_mode,
 		 MLX5_PARSE_GRAPH_SAMPLE_TUNNEL_FIRST);
 
 	arc = MLX5_ADDR_OF(parse_graph_flex, flex, input_arc[0]);
-	MLX5_SET(parse_graph_arc, arc, arc_parse_graph_node, MLX5_PARSE_GRAPH_ARC_NODE_IP);
+	MLX5_SET(parse_graph_arc, arc, arc_parse_graph_node,
+		 MLX5_PARSE_GRAPH_ARC_NODE_IP);
 	MLX5_SET(parse_graph_arc, arc, compare_condition_value, ip_proto);
 
 	err = mlx5_pg_cmd(mdev, in, sizeof(in), out, sizeof(out));
@@ -174,8 +187,11 @@ static int mlx5_pg_node_create(struct mlx5_core_dev *mdev, u8 ip_proto, u32 *obj
 	if (err == -EREMOTEIO)
 		status = MLX5_GET(general_obj_out_cmd_hdr, out, status);
 	err = mlx5_cmd_check(mdev, err, in, out);
-	if (status == MLX5_CMD_STAT_NO_RES_ERR || status == MLX5_CMD_STAT_LIM_ERR) {
-		mlx5_core_warn_rl(mdev, "No free flex parser for IP protocol %u\n", ip_proto);
+	if (status == MLX5_CMD_STAT_NO_RES_ERR ||
+	    status == MLX5_CMD_STAT_LIM_ERR) {
+		mlx5_core_warn_rl(mdev,
+				  "No free flex parser for IP protocol %u\n",
+				  ip_proto);
 		return -ENOSPC;
 	}
 	if (err) {
@@ -197,8 +213,10 @@ static int mlx5_pg_node_query_sample(struct mlx5_core_dev *mdev, u32 obj_id,
 	void *sample;
 	int err;
 
-	MLX5_SET(general_obj_in_cmd_hdr, in, opcode, MLX5_CMD_OP_QUERY_GENERAL_OBJECT);
-	MLX5_SET(general_obj_in_cmd_hdr, in, obj_type, MLX5_OBJ_TYPE_FLEX_PARSE_GRAPH);
+	MLX5_SET(general_obj_in_cmd_hdr, in, opcode,
+		 MLX5_CMD_OP_QUERY_GENERAL_OBJECT);
+	MLX5_SET(general_obj_in_cmd_hdr, in, obj_type,
+		 MLX5_OBJ_TYPE_FLEX_PARSE_GRAPH);
 	MLX5_SET(general_obj_in_cmd_hdr, in, obj_id, obj_id);
 
 	err = mlx5_pg_cmd(mdev, in, sizeof(in), out, sizeof(out));
@@ -206,8 +224,10 @@ static int mlx5_pg_node_query_sample(struct mlx5_core_dev *mdev, u32 obj_id,
 	if (err)
 		return err;
 
-	sample = MLX5_ADDR_OF(query_flex_parse_graph_out, out, flex.sample_table[0]);
-	if (!MLX5_GET(parse_graph_flow_match_sample, sample, flow_match_sample_en))
+	sample = MLX5_ADDR_OF(query_flex_parse_graph_out, out,
+			      flex.sample_table[0]);
+	if (!MLX5_GET(parse_graph_flow_match_sample, sample,
+		      flow_match_sample_en))
 		return -EPROTO;
 
 	*sample_id = MLX5_GET(parse_graph_flow_match_sample, sample,
@@ -215,14 +235,17 @@ static int mlx5_pg_node_query_sample(struct mlx5_core_dev *mdev, u32 obj_id,
 	return 0;
 }
 
-static void mlx5_pg_node_destroy(struct mlx5_core_dev *mdev, u32 obj_id, u8 ip_proto)
+static void mlx5_pg_node_destroy(struct mlx5_core_dev *mdev, u32 obj_id,
+				 u8 ip_proto)
 {
 	u32 out[MLX5_ST_SZ_DW(general_obj_out_cmd_hdr)] = {};
 	u32 in[MLX5_ST_SZ_DW(general_obj_in_cmd_hdr)] = {};
 	int err;
 
-	MLX5_SET(general_obj_in_cmd_hdr, in, opcode, MLX5_CMD_OP_DESTROY_GENERAL_OBJECT);
-	MLX5_SET(general_obj_in_cmd_hdr, in, obj_type, MLX5_OBJ_TYPE_FLEX_PARSE_GRAPH);
+	MLX5_SET(general_obj_in_cmd_hdr, in, opcode,
+		 MLX5_CMD_OP_DESTROY_GENERAL_OBJECT);
+	MLX5_SET(general_obj_in_cmd_hdr, in, obj_type,
+		 MLX5_OBJ_TYPE_FLEX_PARSE_GRAPH);
 	MLX5_SET(general_obj_in_cmd_hdr, in, obj_id, obj_id);
 
 	err = mlx5_pg_cmd(mdev, in, sizeof(in), out, sizeof(out));
@@ -263,7 +286,8 @@ mlx5_pg_node_add(struct mlx5_parse_graph *pg, u8 ip_proto)
 	if (sample_id >= MLX5_PG_NUM_SAMPLE_IDS) {
 		mlx5_core_warn_rl(mdev,
 				  "Firmware gave sample id %u to IP protocol %u, flow rules match only 0..%u\n",
-				  sample_id, ip_proto, MLX5_PG_NUM_SAMPLE_IDS - 1);
+				  sample_id, ip_proto,
+				  MLX5_PG_NUM_SAMPLE_IDS - 1);
 		err = -EPROTO;
 		goto err_destroy;
 	}
@@ -283,7 +307,7 @@ err_free:
 }
 
 /**
- * mlx5_parse_graph_node_get - Take a reference on a function's node of a protocol
+ * mlx5_parse_graph_node_get - Take a reference on a protocol's node
  * @pg: the function's parse graph state (mdev->parse_graph)
  * @ip_proto: IPv4 protocol / IPv6 next header the node follows the IP node on
  *
@@ -297,8 +321,8 @@ err_free:
  * a node the firmware answers for inconsistently, or the firmware command's
  * error.
  */
-struct mlx5_parse_graph_node *mlx5_parse_graph_node_get(struct mlx5_parse_graph *pg,
-							u8 ip_proto)
+struct mlx5_parse_graph_node *
+mlx5_parse_graph_node_get(struct mlx5_parse_graph *pg, u8 ip_proto)
 {
 	struct mlx5_parse_graph_node *node;
 
@@ -326,7 +350,7 @@ static void mlx5_pg_node_free(struct mlx5_parse_graph_node *node)
 }
 
 /**
- * mlx5_parse_graph_node_put - Drop a reference taken by mlx5_parse_graph_node_get()
+ * mlx5_parse_graph_node_put - Drop a node reference
  * @node: the node, or NULL; the last reference destroys it in firmware
  */
 void mlx5_parse_graph_node_put(struct mlx5_parse_graph_node *node)
@@ -375,8 +399,8 @@ VISIBLE_IF_KUNIT int mlx5_pg_debugfs_show(struct seq_file *file, void *priv)
 	seq_puts(file, "protocol object sample refs\n");
 	mutex_lock(&pg->lock);
 	list_for_each_entry(node, &pg->nodes, list)
-		seq_printf(file, "%u 0x%x %u %u\n", node->ip_proto, node->obj_id,
-			   node->sample_id, node->refcount);
+		seq_printf(file, "%u 0x%x %u %u\n", node->ip_proto,
+			   node->obj_id, node->sample_id, node->refcount);
 	mutex_unlock(&pg->lock);
 	return 0;
 }
@@ -407,7 +431,8 @@ struct mlx5_parse_graph *mlx5_parse_graph_create(struct mlx5_core_dev *mdev)
 	pg->mdev = mdev;
 	mutex_init(&pg->lock);
 	INIT_LIST_HEAD(&pg->nodes);
-	debugfs_create_file("parse_graph", 0400, mlx5_debugfs_get_dev_root(mdev), pg,
+	debugfs_create_file("parse_graph", 0400,
+			    mlx5_debugfs_get_dev_root(mdev), pg,
 			    &mlx5_pg_debugfs_fops);
 	return pg;
 }
@@ -420,7 +445,8 @@ void mlx5_parse_graph_destroy(struct mlx5_parse_graph *pg)
 	if (IS_ERR_OR_NULL(pg))
 		return;
 
-	debugfs_lookup_and_remove("parse_graph", mlx5_debugfs_get_dev_root(pg->mdev));
+	debugfs_lookup_and_remove("parse_graph",
+				  mlx5_debugfs_get_dev_root(pg->mdev));
 	WARN_ON_ONCE(!list_empty(&pg->nodes));
 	list_for_each_entry_safe(node, tmp, &pg->nodes, list)
 		mlx5_pg_node_free(node);

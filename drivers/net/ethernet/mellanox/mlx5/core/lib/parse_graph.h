@@ -19,8 +19,8 @@ mlx5_parse_graph_create(struct mlx5_core_dev *mdev) { return NULL; }
 static inline void mlx5_parse_graph_destroy(struct mlx5_parse_graph *pg) {}
 #endif
 
-struct mlx5_parse_graph_node *mlx5_parse_graph_node_get(struct mlx5_parse_graph *pg,
-							u8 ip_proto);
+struct mlx5_parse_graph_node *
+mlx5_parse_graph_node_get(struct mlx5_parse_graph *pg, u8 ip_proto);
 void mlx5_parse_graph_node_put(struct mlx5_parse_graph_node *node);
 u8 mlx5_parse_graph_node_sample_id(const struct mlx5_parse_graph_node *node);
 

@@ -35,14 +35,18 @@
 #include "lib/parse_graph.h"
 
 #define FW_MAX_NODES	16
-#define FW_OBJ_ID_BASE	0x100	/* ids are FW_OBJ_ID_BASE + 0x1000 * resets + n */
-#define FW_OUTSIDE	2	/* function index of the outside owner's handles */
+/* ids are FW_OBJ_ID_BASE + 0x1000 * resets + n */
+#define FW_OBJ_ID_BASE	0x100
+/* function index of the outside owner's handles */
+#define FW_OUTSIDE	2
 #define FW_LOG_LEN	64
 
 enum fw_scope {
 	FW_PER_FUNCTION,	/* (a) one graph per function */
-	FW_REFUSE_SECOND,	/* (b) one per device, a second node on an arc is refused */
-	FW_SHARE,		/* (c) one per device, a second create shares the node */
+	/* (b) one per device, a second node on an arc is refused */
+	FW_REFUSE_SECOND,
+	/* (c) one per device, a second create shares the node */
+	FW_SHARE,
 };
 
 struct fw_node {
@@ -67,12 +71,15 @@ struct fw_cmd {
 
 struct fw_model {
 	enum fw_scope scope;
-	u8 second_status;		/* FW_REFUSE_SECOND: the refusal's status */
+	/* FW_REFUSE_SECOND: the refusal's status */
+	u8 second_status;
 	unsigned int node_budget;	/* flex parsers left for nodes */
 	unsigned int pool;		/* programmable sample fields */
 	u32 epoch;			/* firmware resets so far */
-	bool down;			/* internal error: commands do not reach it */
-	u16 fail_opcode;		/* fail the next command with this opcode */
+	/* internal error: commands do not reach it */
+	bool down;
+	/* fail the next command with this opcode */
+	u16 fail_opcode;
 	u8 fail_status;
 	u32 query_sample_id;		/* if set, queries answer this id */
 	bool query_sample_disabled;
@@ -106,7 +113,8 @@ struct ft_cmd {
 struct ft_entry {
 	u32 table;
 	u8 enable;
-	u32 c[MLX5_ST_SZ_DW(fte_match_param)];	/* fs_core keeps less: the rest is 0 */
+	/* fs_core keeps less: the rest is 0 */
+	u32 c[MLX5_ST_SZ_DW(fte_match_param)];
 	u32 v[MLX5_ST_SZ_DW(fte_match_param)];
 	u32 action;
 	u32 dests;
@@ -168,7 +176,8 @@ static unsigned int fw_live_nodes(struct fw_model *fw)
 	return n;
 }
 
-static struct fw_handle *fw_new_handle(struct fw_model *fw, int fn, struct fw_node *node)
+static struct fw_handle *fw_new_handle(struct fw_model *fw, int fn,
+				       struct fw_node *node)
 {
 	struct fw_handle *h = fw->handles;
 
@@ -183,7 +192,8 @@ static struct fw_handle *fw_new_handle(struct fw_model *fw, int fn, struct fw_no
 }
 
 /* A node on the graph of function @fn, with a handle for @owner */
-static u8 fw_create_node(struct fw_model *fw, int fn, int owner, u8 proto, u32 *obj_id)
+static u8 fw_create_node(struct fw_model *fw, int fn, int owner, u8 proto,
+			 u32 *obj_id)
 {
 	int graph = fw_graph(fw, fn);
 	struct fw_node *node = fw_node_on_arc(fw, graph, proto);
@@ -197,7 +207,8 @@ static u8 fw_create_node(struct fw_model *fw, int fn, int owner, u8 proto, u32 *
 		/* The lowest sample id that no node of the graph uses */
 		for (id = 0; id < fw->pool; id++) {
 			for (i = 0; i < FW_MAX_NODES; i++)
-				if (fw->nodes[i].handles && fw->nodes[i].graph == graph &&
+				if (fw->nodes[i].handles &&
+				    fw->nodes[i].graph == graph &&
 				    fw->nodes[i].sample_id == id)
 					break;
 			if (i == FW_MAX_NODES)
@@ -243,7 +254,8 @@ static u8 fw_exec(struct pg_ctx *ctx, int fn, void *in, void *out)
 	struct fw_handle *h;
 	u8 status;
 
-	KUNIT_EXPECT_EQ(ctx->test, MLX5_GET(general_obj_in_cmd_hdr, in, obj_type),
+	KUNIT_EXPECT_EQ(ctx->test,
+			MLX5_GET(general_obj_in_cmd_hdr, in, obj_type),
 			MLX5_OBJ_TYPE_FLEX_PARSE_GRAPH);
 	if (opcode == fw->fail_opcode) {
 		fw->fail_opcode = 0;
@@ -255,15 +267,18 @@ static u8 fw_exec(struct pg_ctx *ctx, int fn, void *in, void *out)
 		flex = MLX5_ADDR_OF(create_flex_parse_graph_in, in, flex);
 		arc = MLX5_ADDR_OF(parse_graph_flex, flex, input_arc[0]);
 		status = fw_create_node(fw, fn, fn,
-					MLX5_GET(parse_graph_arc, arc, compare_condition_value),
+					MLX5_GET(parse_graph_arc, arc,
+						 compare_condition_value),
 					&obj_id);
 		if (!status)
 			MLX5_SET(general_obj_out_cmd_hdr, out, obj_id, obj_id);
 		return status;
 	}
 
-	KUNIT_EXPECT_EQ_MSG(ctx->test, (obj_id - FW_OBJ_ID_BASE) / 0x1000, fw->epoch,
-			    "command on object 0x%x of before a firmware reset", obj_id);
+	KUNIT_EXPECT_EQ_MSG(ctx->test, (obj_id - FW_OBJ_ID_BASE) / 0x1000,
+			    fw->epoch,
+			    "command on object 0x%x of before a firmware reset",
+			    obj_id);
 	h = fw_handle(fw, fn, obj_id);
 	if (!h)
 		return MLX5_CMD_STAT_BAD_RES_ERR;
@@ -276,11 +291,13 @@ static u8 fw_exec(struct pg_ctx *ctx, int fn, void *in, void *out)
 	/* QUERY: the node as created, with the sample id filled in */
 	flex = MLX5_ADDR_OF(query_flex_parse_graph_out, out, flex);
 	sample = MLX5_ADDR_OF(parse_graph_flex, flex, sample_table[0]);
-	MLX5_SET(parse_graph_arc, MLX5_ADDR_OF(parse_graph_flex, flex, input_arc[0]),
+	MLX5_SET(parse_graph_arc,
+		 MLX5_ADDR_OF(parse_graph_flex, flex, input_arc[0]),
 		 compare_condition_value, h->node->proto);
 	MLX5_SET(parse_graph_flow_match_sample, sample, flow_match_sample_en,
 		 !fw->query_sample_disabled);
-	MLX5_SET(parse_graph_flow_match_sample, sample, flow_match_sample_field_id,
+	MLX5_SET(parse_graph_flow_match_sample, sample,
+		 flow_match_sample_field_id,
 		 fw->query_sample_id ?: h->node->sample_id);
 	return MLX5_CMD_STAT_OK;
 }
@@ -293,7 +310,8 @@ static int fw_cmd(struct mlx5_core_dev *mdev, void *in, int in_size, void *out,
 	int fn = mdev == ctx->mdev[1];
 	u8 status;
 
-	KUNIT_ASSERT_TRUE(ctx->test, mdev == ctx->mdev[0] || mdev == ctx->mdev[1]);
+	KUNIT_ASSERT_TRUE(ctx->test,
+			  mdev == ctx->mdev[0] || mdev == ctx->mdev[1]);
 	if (fw->n_log < FW_LOG_LEN)
 		fw->log[fw->n_log] = (struct fw_cmd) {
 			.fn = fn,
@@ -305,7 +323,8 @@ static int fw_cmd(struct mlx5_core_dev *mdev, void *in, int in_size, void *out,
 	 * the output is not the firmware's, whatever it holds
 	 */
 	if (fw->down) {
-		MLX5_SET(general_obj_out_cmd_hdr, out, status, MLX5_CMD_STAT_NO_RES_ERR);
+		MLX5_SET(general_obj_out_cmd_hdr, out, status,
+			 MLX5_CMD_STAT_NO_RES_ERR);
 		return -ENXIO;
 	}
 
@@ -341,16 +360,19 @@ static void fw_reset(struct fw_model *fw)
 	fw->down = false;
 }
 
-static void expect_log(struct kunit *test, struct fw_model *fw, const struct fw_cmd *cmds,
-		       unsigned int n)
+static void expect_log(struct kunit *test, struct fw_model *fw,
+		       const struct fw_cmd *cmds, unsigned int n)
 {
 	unsigned int i;
 
 	KUNIT_ASSERT_EQ(test, fw->n_log, n);
 	for (i = 0; i < n; i++) {
-		KUNIT_EXPECT_EQ_MSG(test, fw->log[i].fn, cmds[i].fn, "command %u", i);
-		KUNIT_EXPECT_EQ_MSG(test, fw->log[i].opcode, cmds[i].opcode, "command %u", i);
-		KUNIT_EXPECT_EQ_MSG(test, fw->log[i].obj_id, cmds[i].obj_id, "command %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, fw->log[i].fn, cmds[i].fn,
+				    "command %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, fw->log[i].opcode, cmds[i].opcode,
+				    "command %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, fw->log[i].obj_id, cmds[i].obj_id,
+				    "command %u", i);
 	}
 	fw->n_log = 0;
 }
@@ -358,9 +380,9 @@ static void expect_log(struct kunit *test, struct fw_model *fw, const struct fw_
 #define CREATE(fn)		{ fn, MLX5_CMD_OP_CREATE_GENERAL_OBJECT, 0 }
 #define QUERY(fn, id)		{ fn, MLX5_CMD_OP_QUERY_GENERAL_OBJECT, id }
 #define DESTROY(fn, id)		{ fn, MLX5_CMD_OP_DESTROY_GENERAL_OBJECT, id }
-#define EXPECT_LOG(test, fw, ...) do {						\
+#define EXPECT_LOG(test, fw, ...) do {					\
 	const struct fw_cmd __cmds[] = { __VA_ARGS__ };			\
-	expect_log(test, fw, __cmds, ARRAY_SIZE(__cmds));			\
+	expect_log(test, fw, __cmds, ARRAY_SIZE(__cmds));		\
 } while (0)
 #define EXPECT_NO_COMMAND(test, fw) expect_log(test, fw, NULL, 0)
 
@@ -373,13 +395,16 @@ static void pg_set_caps(struct mlx5_core_dev *mdev)
 	MLX5_SET64(cmd_hca_cap, GEN_CAP(mdev), general_obj_types,
 		   MLX5_GENERAL_OBJ_TYPES_CAP_FLEX_PARSE_GRAPH);
 	MLX5_SET(cmd_hca_cap_2, GEN2_CAP(mdev), max_num_prog_sample_field, 8);
-	MLX5_SET(parse_graph_node_cap, PG_CAP(mdev), node_in, 0x2c);	/* MAC, IP, UDP */
+	/* MAC, IP, UDP */
+	MLX5_SET(parse_graph_node_cap, PG_CAP(mdev), node_in, 0x2c);
 	MLX5_SET(parse_graph_node_cap, PG_CAP(mdev), header_length_mode, 0x3);
 	MLX5_SET(parse_graph_node_cap, PG_CAP(mdev), sample_offset_mode, 0x1);
 	MLX5_SET(parse_graph_node_cap, PG_CAP(mdev), max_num_arc_in, 8);
 	MLX5_SET(parse_graph_node_cap, PG_CAP(mdev), max_num_sample, 8);
-	MLX5_SET(parse_graph_node_cap, PG_CAP(mdev), header_length_field_offset_mode, 1);
-	MLX5_SET(parse_graph_node_cap, PG_CAP(mdev), max_base_header_length, 0xff);
+	MLX5_SET(parse_graph_node_cap, PG_CAP(mdev),
+		 header_length_field_offset_mode, 1);
+	MLX5_SET(parse_graph_node_cap, PG_CAP(mdev), max_base_header_length,
+		 0xff);
 }
 
 static int pg_test_init(struct kunit *test)
@@ -409,9 +434,11 @@ static int pg_test_init(struct kunit *test)
 		KUNIT_ASSERT_FALSE(test, IS_ERR(mdev->device));
 		mdev->priv.dbg.dbg_root = debugfs_create_dir(names[fn], NULL);
 		for (i = 0; i < ARRAY_SIZE(pg_cap_types); i++) {
-			mdev->caps.hca[pg_cap_types[i]] =
-				kunit_kzalloc(test, sizeof(struct mlx5_hca_cap), GFP_KERNEL);
-			KUNIT_ASSERT_NOT_NULL(test, mdev->caps.hca[pg_cap_types[i]]);
+			struct mlx5_hca_cap *cap;
+
+			cap = kunit_kzalloc(test, sizeof(*cap), GFP_KERNEL);
+			KUNIT_ASSERT_NOT_NULL(test, cap);
+			mdev->caps.hca[pg_cap_types[i]] = cap;
 		}
 		pg_set_caps(mdev);
 		mdev->parse_graph = mlx5_parse_graph_create(mdev);
@@ -450,8 +477,9 @@ static void pg_test_exit(struct kunit *test)
 		mlx5_parse_graph_node_put(ctx->held[--ctx->n_held]);
 	for (i = 0; i < ARRAY_SIZE(ctx->fw.handles); i++)
 		if (ctx->fw.handles[i].live && !ctx->fw.down)
-			KUNIT_EXPECT_EQ_MSG(test, ctx->fw.handles[i].fn, FW_OUTSIDE,
-					    "object 0x%x left", ctx->fw.handles[i].obj_id);
+			KUNIT_EXPECT_EQ_MSG(test, ctx->fw.handles[i].fn,
+					    FW_OUTSIDE, "object 0x%x left",
+					    ctx->fw.handles[i].obj_id);
 	for (fn = 0; fn < 2; fn++) {
 		mlx5_parse_graph_destroy(ctx->mdev[fn]->parse_graph);
 		debugfs_remove(ctx->mdev[fn]->priv.dbg.dbg_root);
@@ -463,7 +491,8 @@ static void hold(struct pg_ctx *ctx, struct mlx5_parse_graph_node *node)
 	ctx->held[ctx->n_held++] = node;
 }
 
-static struct mlx5_parse_graph_node *get_ok(struct pg_ctx *ctx, int fn, u8 proto)
+static struct mlx5_parse_graph_node *get_ok(struct pg_ctx *ctx, int fn,
+					    u8 proto)
 {
 	struct mlx5_parse_graph_node *node =
 		mlx5_parse_graph_node_get(ctx->mdev[fn]->parse_graph, proto);
@@ -497,24 +526,30 @@ static void node_create_query_destroy(struct kunit *test)
 		MLX5_SET(parse_graph_node_cap, PG_CAP(ctx->mdev[0]),
 			 header_length_field_offset_mode, mode);
 		node = get_ok(ctx, 0, 146);
-		EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, FW_OBJ_ID_BASE + mode));
+		EXPECT_LOG(test, &ctx->fw, CREATE(0),
+			   QUERY(0, FW_OBJ_ID_BASE + mode));
 		KUNIT_EXPECT_EQ(test, mlx5_parse_graph_node_sample_id(node), 0);
 
 		memset(want, 0, sizeof(want));
 		MLX5_SET(general_obj_in_cmd_hdr, want, opcode, 0xa00);
 		MLX5_SET(general_obj_in_cmd_hdr, want, obj_type, 0x22);
 		flex = MLX5_ADDR_OF(create_flex_parse_graph_in, want, flex);
-		MLX5_SET(parse_graph_flex, flex, header_length_mode, 0);	/* fixed */
+		/* fixed */
+		MLX5_SET(parse_graph_flex, flex, header_length_mode, 0);
 		MLX5_SET(parse_graph_flex, flex, header_length_base_value, 4);
-		MLX5_SET(parse_graph_flex, flex, header_length_field_offset_mode, mode);
+		MLX5_SET(parse_graph_flex, flex,
+			 header_length_field_offset_mode, mode);
 		sample = MLX5_ADDR_OF(parse_graph_flex, flex, sample_table[0]);
-		MLX5_SET(parse_graph_flow_match_sample, sample, flow_match_sample_en, 1);
 		MLX5_SET(parse_graph_flow_match_sample, sample,
-			 flow_match_sample_tunnel_mode, 2);			/* first */
+			 flow_match_sample_en, 1);
+		MLX5_SET(parse_graph_flow_match_sample, sample,
+			 flow_match_sample_tunnel_mode, 2); /* first */
 		arc = MLX5_ADDR_OF(parse_graph_flex, flex, input_arc[0]);
-		MLX5_SET(parse_graph_arc, arc, arc_parse_graph_node, 3);	/* IP */
+		/* IP */
+		MLX5_SET(parse_graph_arc, arc, arc_parse_graph_node, 3);
 		MLX5_SET(parse_graph_arc, arc, compare_condition_value, 146);
-		KUNIT_EXPECT_MEMEQ(test, ctx->fw.last_create, want, sizeof(want));
+		KUNIT_EXPECT_MEMEQ(test, ctx->fw.last_create, want,
+				   sizeof(want));
 
 		mlx5_parse_graph_node_put(node);
 		EXPECT_LOG(test, &ctx->fw, DESTROY(0, FW_OBJ_ID_BASE + mode));
@@ -534,7 +569,8 @@ static void node_refcount(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, a, b);
 	KUNIT_EXPECT_PTR_NE(test, a, c);
 	KUNIT_EXPECT_EQ(test, mlx5_parse_graph_node_sample_id(c), 1);
-	EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x100), CREATE(0), QUERY(0, 0x101));
+	EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x100), CREATE(0),
+		   QUERY(0, 0x101));
 
 	mlx5_parse_graph_node_put(a);
 	b = get_ok(ctx, 0, 146);
@@ -548,8 +584,8 @@ static void node_refcount(struct kunit *test)
 }
 
 static const u8 fixed_protos[] = {
-	0, IPPROTO_ICMP, IPPROTO_IPIP, IPPROTO_TCP, IPPROTO_UDP, IPPROTO_IPV6, 43, 44,
-	IPPROTO_GRE, IPPROTO_ESP, IPPROTO_AH, 58, 60, 135, 139, 140,
+	0, IPPROTO_ICMP, IPPROTO_IPIP, IPPROTO_TCP, IPPROTO_UDP, IPPROTO_IPV6,
+	43, 44, IPPROTO_GRE, IPPROTO_ESP, IPPROTO_AH, 58, 60, 135, 139, 140,
 };
 
 static void node_fixed_parser_protocols(struct kunit *test)
@@ -558,18 +594,21 @@ static void node_fixed_parser_protocols(struct kunit *test)
 	int i, p, n = 0;
 
 	for (i = 0; i < ARRAY_SIZE(fixed_protos); i++)
-		KUNIT_EXPECT_EQ_MSG(test, get_err(ctx, 0, fixed_protos[i]), -EOPNOTSUPP,
-				    "IP protocol %u", fixed_protos[i]);
+		KUNIT_EXPECT_EQ_MSG(test, get_err(ctx, 0, fixed_protos[i]),
+				    -EOPNOTSUPP, "IP protocol %u",
+				    fixed_protos[i]);
 	EXPECT_NO_COMMAND(test, &ctx->fw);
 	/* Every other protocol gets a node */
 	ctx->fw.node_budget = 256;
 	ctx->fw.pool = 1;
 	for (p = 0; p < 256; p++) {
-		for (i = 0; i < ARRAY_SIZE(fixed_protos) && fixed_protos[i] != p; i++)
+		for (i = 0;
+		     i < ARRAY_SIZE(fixed_protos) && fixed_protos[i] != p; i++)
 			;
 		if (i < ARRAY_SIZE(fixed_protos))
 			continue;
-		KUNIT_EXPECT_EQ_MSG(test, get_err(ctx, 0, p), 0, "IP protocol %u", p);
+		KUNIT_EXPECT_EQ_MSG(test, get_err(ctx, 0, p), 0,
+				    "IP protocol %u", p);
 		n++;
 	}
 	KUNIT_EXPECT_EQ(test, n, 256 - ARRAY_SIZE(fixed_protos));
@@ -608,11 +647,13 @@ struct cap_case {
 };
 
 static const struct cap_case cap_cases[] = {
-	{ "object", set_general_obj_types, MLX5_GENERAL_OBJ_TYPES_CAP_FLEX_PARSE_GRAPH,
+	{ "object", set_general_obj_types,
+	  MLX5_GENERAL_OBJ_TYPES_CAP_FLEX_PARSE_GRAPH,
 	  ~MLX5_GENERAL_OBJ_TYPES_CAP_FLEX_PARSE_GRAPH },
 	{ "input arc from IP", set_node_in, BIT(MLX5_PARSE_GRAPH_ARC_NODE_IP),
 	  0xff & ~BIT(MLX5_PARSE_GRAPH_ARC_NODE_IP) },
-	{ "fixed length", set_header_length_mode, BIT(MLX5_PARSE_GRAPH_NODE_LEN_FIXED),
+	{ "fixed length", set_header_length_mode,
+	  BIT(MLX5_PARSE_GRAPH_NODE_LEN_FIXED),
 	  0xf & ~BIT(MLX5_PARSE_GRAPH_NODE_LEN_FIXED) },
 	{ "fixed sample offset", set_sample_offset_mode,
 	  BIT(MLX5_PARSE_GRAPH_SAMPLE_OFFSET_FIXED),
@@ -640,7 +681,8 @@ static void node_capability_boundary(struct kunit *test)
 
 	c->set(ctx->mdev[0], c->least);
 	KUNIT_EXPECT_EQ(test, get_err(ctx, 0, 253), 0);
-	EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x100), DESTROY(0, 0x100));
+	EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x100),
+		   DESTROY(0, 0x100));
 	c->set(ctx->mdev[0], c->short_of);
 	KUNIT_EXPECT_EQ(test, get_err(ctx, 0, 253), -EOPNOTSUPP);
 	EXPECT_NO_COMMAND(test, &ctx->fw);
@@ -664,13 +706,18 @@ struct fail_case {
 };
 
 static const struct fail_case create_fail_cases[] = {
-	{ "no resources", MLX5_CMD_OP_CREATE_GENERAL_OBJECT, MLX5_CMD_STAT_NO_RES_ERR, -ENOSPC },
-	{ "limit", MLX5_CMD_OP_CREATE_GENERAL_OBJECT, MLX5_CMD_STAT_LIM_ERR, -ENOSPC },
-	{ "not ready", MLX5_CMD_OP_CREATE_GENERAL_OBJECT, MLX5_CMD_STAT_NOT_READY, -EAGAIN },
-	{ "bad parameter", MLX5_CMD_OP_CREATE_GENERAL_OBJECT, MLX5_CMD_STAT_BAD_PARAM_ERR,
-	  -EINVAL },
-	{ "internal error", MLX5_CMD_OP_CREATE_GENERAL_OBJECT, MLX5_CMD_STAT_INT_ERR, -EIO },
-	{ "query fails", MLX5_CMD_OP_QUERY_GENERAL_OBJECT, MLX5_CMD_STAT_INT_ERR, -EIO },
+	{ "no resources", MLX5_CMD_OP_CREATE_GENERAL_OBJECT,
+	  MLX5_CMD_STAT_NO_RES_ERR, -ENOSPC },
+	{ "limit", MLX5_CMD_OP_CREATE_GENERAL_OBJECT, MLX5_CMD_STAT_LIM_ERR,
+	  -ENOSPC },
+	{ "not ready", MLX5_CMD_OP_CREATE_GENERAL_OBJECT,
+	  MLX5_CMD_STAT_NOT_READY, -EAGAIN },
+	{ "bad parameter", MLX5_CMD_OP_CREATE_GENERAL_OBJECT,
+	  MLX5_CMD_STAT_BAD_PARAM_ERR, -EINVAL },
+	{ "internal error", MLX5_CMD_OP_CREATE_GENERAL_OBJECT,
+	  MLX5_CMD_STAT_INT_ERR, -EIO },
+	{ "query fails", MLX5_CMD_OP_QUERY_GENERAL_OBJECT,
+	  MLX5_CMD_STAT_INT_ERR, -EIO },
 };
 
 static void fail_case_desc(const struct fail_case *c, char *desc)
@@ -692,7 +739,8 @@ static void node_firmware_failure(struct kunit *test)
 	if (c->opcode == MLX5_CMD_OP_CREATE_GENERAL_OBJECT)
 		EXPECT_LOG(test, &ctx->fw, CREATE(0));
 	else
-		EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x100), DESTROY(0, 0x100));
+		EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x100),
+			   DESTROY(0, 0x100));
 	KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), 0);
 	/* and the next rule starts afresh */
 	KUNIT_EXPECT_EQ(test, get_err(ctx, 0, 253), 0);
@@ -710,7 +758,8 @@ static void node_unusable_sample(struct kunit *test)
 
 	ctx->fw.query_sample_disabled = true;
 	KUNIT_EXPECT_EQ(test, get_err(ctx, 0, 253), -EPROTO);
-	EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x100), DESTROY(0, 0x100));
+	EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x100),
+		   DESTROY(0, 0x100));
 	ctx->fw.query_sample_disabled = false;
 	for (i = 0; i < ARRAY_SIZE(ids); i++) {
 		ctx->fw.query_sample_id = ids[i];
@@ -754,11 +803,13 @@ static void node_destroy_fails(struct kunit *test)
 	ctx->fw.fail_status = MLX5_CMD_STAT_INT_ERR;
 	mlx5_parse_graph_node_put(get_ok(ctx, 0, 253));
 	KUNIT_EXPECT_EQ(test, get_err(ctx, 0, 253), -EINVAL);
-	EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x100), DESTROY(0, 0x100), CREATE(0));
+	EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x100),
+		   DESTROY(0, 0x100), CREATE(0));
 	KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), 1);
 	fw_reset(&ctx->fw);
 	mlx5_parse_graph_node_put(get_ok(ctx, 0, 253));
-	EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x1100), DESTROY(0, 0x1100));
+	EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x1100),
+		   DESTROY(0, 0x1100));
 }
 
 /* ---- two functions of one device, and an outside owner ---- */
@@ -772,7 +823,8 @@ static void two_functions_own_graphs(struct kunit *test)
 	n0 = get_ok(ctx, 0, 253);
 	n1 = get_ok(ctx, 1, 253);
 	KUNIT_EXPECT_PTR_NE(test, n0, n1);
-	EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x100), CREATE(1), QUERY(1, 0x100));
+	EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x100), CREATE(1),
+		   QUERY(1, 0x100));
 	KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), 2);
 	mlx5_parse_graph_node_put(n0);
 	EXPECT_LOG(test, &ctx->fw, DESTROY(0, 0x100));
@@ -806,13 +858,14 @@ static void two_functions_second_refused(struct kunit *test)
 	ctx->fw.n_log = 0;
 	for (i = 0; i < ARRAY_SIZE(second_refusals); i++) {
 		ctx->fw.second_status = second_refusals[i].status;
-		KUNIT_EXPECT_EQ(test, get_err(ctx, 1, 253), second_refusals[i].err);
+		KUNIT_EXPECT_EQ(test, get_err(ctx, 1, 253),
+				second_refusals[i].err);
 		EXPECT_LOG(test, &ctx->fw, CREATE(1));
 	}
 	KUNIT_EXPECT_EQ(test, get_err(ctx, 1, 146), 0);
 	mlx5_parse_graph_node_put(n0);
-	EXPECT_LOG(test, &ctx->fw, CREATE(1), QUERY(1, 0x100), DESTROY(1, 0x100),
-		   DESTROY(0, 0x100));
+	EXPECT_LOG(test, &ctx->fw, CREATE(1), QUERY(1, 0x100),
+		   DESTROY(1, 0x100), DESTROY(0, 0x100));
 	KUNIT_EXPECT_EQ(test, get_err(ctx, 1, 253), 0);
 	KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), 0);
 }
@@ -832,8 +885,8 @@ static void two_functions_shared_node(struct kunit *test)
 	mlx5_parse_graph_node_put(n0);
 	KUNIT_EXPECT_NOT_NULL(test, fw_node_on_arc(&ctx->fw, 0, 253));
 	mlx5_parse_graph_node_put(n1);
-	EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x100), CREATE(1), QUERY(1, 0x100),
-		   DESTROY(0, 0x100), DESTROY(1, 0x100));
+	EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x100), CREATE(1),
+		   QUERY(1, 0x100), DESTROY(0, 0x100), DESTROY(1, 0x100));
 	KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), 0);
 }
 
@@ -849,7 +902,8 @@ static void outside_owner(struct kunit *test)
 		fw_reset(&ctx->fw);
 		ctx->fw.scope = scope;
 		fw_outside_node(&ctx->fw, 0, 253);
-		KUNIT_EXPECT_EQ(test, get_err(ctx, 0, 253), scope == FW_SHARE ? 0 : -EINVAL);
+		KUNIT_EXPECT_EQ(test, get_err(ctx, 0, 253),
+				scope == FW_SHARE ? 0 : -EINVAL);
 		/* function 1 is refused only where the device has one graph */
 		KUNIT_EXPECT_EQ(test, get_err(ctx, 1, 253),
 				scope == FW_REFUSE_SECOND ? -EINVAL : 0);
@@ -879,7 +933,8 @@ static void lifecycle_reload(struct kunit *test)
 	ctx->fw.n_log = 0;
 	n0 = get_ok(ctx, 0, 253);
 	mlx5_parse_graph_node_put(n0);
-	EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x1100), DESTROY(0, 0x1100));
+	EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x1100),
+		   DESTROY(0, 0x1100));
 }
 
 /* Health recovery: the device is in internal error when the rules go. The
@@ -899,14 +954,15 @@ static void lifecycle_health_recovery(struct kunit *test)
 	mlx5_parse_graph_node_put(n0);
 	mlx5_parse_graph_node_put(n1);
 	KUNIT_EXPECT_EQ(test, get_err(ctx, 0, 253), -ENOLINK);
-	EXPECT_LOG(test, &ctx->fw, DESTROY(0, 0x100), DESTROY(1, 0x100), CREATE(0));
+	EXPECT_LOG(test, &ctx->fw, DESTROY(0, 0x100), DESTROY(1, 0x100),
+		   CREATE(0));
 	fw_reset(&ctx->fw);
 	n0 = get_ok(ctx, 0, 253);
 	n1 = get_ok(ctx, 1, 146);
 	mlx5_parse_graph_node_put(n0);
 	mlx5_parse_graph_node_put(n1);
-	EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x1100), CREATE(1), QUERY(1, 0x1100),
-		   DESTROY(0, 0x1100), DESTROY(1, 0x1100));
+	EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x1100), CREATE(1),
+		   QUERY(1, 0x1100), DESTROY(0, 0x1100), DESTROY(1, 0x1100));
 }
 
 /* A node leaked past the function's teardown is destroyed there, with a
@@ -923,14 +979,17 @@ static void cleanup_leaked_node(struct kunit *test)
 	hold(ctx, get_ok(ctx, 1, 253));
 	ctx->fw.n_log = 0;
 	if (IS_ENABLED(CONFIG_DEBUG_FS)) {
-		d = debugfs_lookup("parse_graph", ctx->mdev[0]->priv.dbg.dbg_root);
+		d = debugfs_lookup("parse_graph",
+				   ctx->mdev[0]->priv.dbg.dbg_root);
 		KUNIT_EXPECT_NOT_NULL(test, d);
 		dput(d);
 	}
 	mlx5_parse_graph_destroy(ctx->mdev[0]->parse_graph);
 	ctx->mdev[0]->parse_graph = NULL;
 	EXPECT_LOG(test, &ctx->fw, DESTROY(0, 0x101), DESTROY(0, 0x100));
-	KUNIT_EXPECT_NULL(test, debugfs_lookup("parse_graph", ctx->mdev[0]->priv.dbg.dbg_root));
+	KUNIT_EXPECT_NULL(test,
+			  debugfs_lookup("parse_graph",
+					 ctx->mdev[0]->priv.dbg.dbg_root));
 	KUNIT_EXPECT_NOT_NULL(test, fw_node_on_arc(&ctx->fw, 1, 253));
 	KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), 1);
 }
@@ -940,7 +999,8 @@ static void cleanup_leaked_node(struct kunit *test)
 /* The file of @mdev shows @want: read as its open would, with the private
  * data it was created with
  */
-static void expect_debugfs(struct kunit *test, struct mlx5_core_dev *mdev, const char *want)
+static void expect_debugfs(struct kunit *test, struct mlx5_core_dev *mdev,
+			   const char *want)
 {
 	struct seq_file file = { .size = 1024 };
 	struct dentry *dentry;
@@ -956,10 +1016,11 @@ static void expect_debugfs(struct kunit *test, struct mlx5_core_dev *mdev, const
 	KUNIT_EXPECT_STREQ(test, file.buf, want);
 }
 
-#define PG_CAPS_BF3 "object: yes\nnode_in: 0x2c\nheader_length_mode: 0x3\n"	\
-	"sample_offset_mode: 0x1\nmax_num_arc_in: 8\nmax_num_sample: 8\n"	\
-	"max_base_header_length: 255\nprog_sample_fields: 8\n"		\
-	"protocol object sample refs\n"
+#define PG_CAPS_BF3							\
+	"object: yes\nnode_in: 0x2c\nheader_length_mode: 0x3\n"		\
+	"sample_offset_mode: 0x1\nmax_num_arc_in: 8\n"			\
+	"max_num_sample: 8\nmax_base_header_length: 255\n"		\
+	"prog_sample_fields: 8\nprotocol object sample refs\n"
 
 /* No node, one, several: only the function's own, with their refcounts */
 static void debugfs_nodes(struct kunit *test)
@@ -973,7 +1034,8 @@ static void debugfs_nodes(struct kunit *test)
 	b = get_ok(ctx, 0, 146);
 	get_ok(ctx, 0, 253);
 	c = get_ok(ctx, 1, 132);
-	expect_debugfs(test, ctx->mdev[0], PG_CAPS_BF3 "146 0x101 1 1\n253 0x100 0 2\n");
+	expect_debugfs(test, ctx->mdev[0],
+		       PG_CAPS_BF3 "146 0x101 1 1\n253 0x100 0 2\n");
 	expect_debugfs(test, ctx->mdev[1], PG_CAPS_BF3 "132 0x100 0 1\n");
 	mlx5_parse_graph_node_put(a);
 	mlx5_parse_graph_node_put(a);
@@ -995,12 +1057,14 @@ static void debugfs_caps(struct kunit *test)
 	set_max_num_sample(mdev, 2);
 	set_max_base_header_length(mdev, 44);
 	set_prog_sample_fields(mdev, 6);
-	expect_debugfs(test, mdev, "object: yes\nnode_in: 0x8\nheader_length_mode: 0x5\n"
-		       "sample_offset_mode: 0x7\nmax_num_arc_in: 3\nmax_num_sample: 2\n"
-		       "max_base_header_length: 44\nprog_sample_fields: 6\n"
-		       "protocol object sample refs\n");
+	expect_debugfs(test, mdev,
+		       "object: yes\nnode_in: 0x8\nheader_length_mode: 0x5\n"
+		       "sample_offset_mode: 0x7\nmax_num_arc_in: 3\n"
+		       "max_num_sample: 2\nmax_base_header_length: 44\n"
+		       "prog_sample_fields: 6\nprotocol object sample refs\n");
 	/* Without the object the page is not read: no capability shown */
-	set_general_obj_types(mdev, ~MLX5_GENERAL_OBJ_TYPES_CAP_FLEX_PARSE_GRAPH);
+	set_general_obj_types(mdev,
+			      ~MLX5_GENERAL_OBJ_TYPES_CAP_FLEX_PARSE_GRAPH);
 	expect_debugfs(test, mdev, "object: no\n");
 }
 
@@ -1043,43 +1107,52 @@ static void ip_match(struct match *e, bool ip6, u8 proto)
 
 	memset(e, 0, sizeof(*e));
 	MLX5_SET(fte_match_set_lyr_2_4, hc, ethertype, 0xffff);
-	MLX5_SET(fte_match_set_lyr_2_4, hv, ethertype, ip6 ? ETH_P_IPV6 : ETH_P_IP);
+	MLX5_SET(fte_match_set_lyr_2_4, hv, ethertype,
+		 ip6 ? ETH_P_IPV6 : ETH_P_IP);
 	MLX5_SET(fte_match_set_lyr_2_4, hc, ip_protocol, 0xff);
 	MLX5_SET(fte_match_set_lyr_2_4, hv, ip_protocol, proto);
 }
 
 /* The match of a rule through a node: no fragment, and the sample */
-static void sample_match(struct match *e, bool ip6, u8 proto, u8 sample_id, u32 c, u32 v)
+static void sample_match(struct match *e, bool ip6, u8 proto, u8 sample_id,
+			 u32 c, u32 v)
 {
 	void *misc_c = MLX5_ADDR_OF(fte_match_param, e->c, misc_parameters_4);
 	void *misc_v = MLX5_ADDR_OF(fte_match_param, e->v, misc_parameters_4);
 
 	ip_match(e, ip6, proto);
-	MLX5_SET(fte_match_set_lyr_2_4, MLX5_ADDR_OF(fte_match_param, e->c, outer_headers),
-		 frag, 1);
-	MLX5_SET(fte_match_set_misc4, misc_c, prog_sample_field_id_0, sample_id);
-	MLX5_SET(fte_match_set_misc4, misc_v, prog_sample_field_id_0, sample_id);
+	MLX5_SET(fte_match_set_lyr_2_4,
+		 MLX5_ADDR_OF(fte_match_param, e->c, outer_headers), frag, 1);
+	MLX5_SET(fte_match_set_misc4, misc_c, prog_sample_field_id_0,
+		 sample_id);
+	MLX5_SET(fte_match_set_misc4, misc_v, prog_sample_field_id_0,
+		 sample_id);
 	MLX5_SET(fte_match_set_misc4, misc_c, prog_sample_field_value_0, c);
 	MLX5_SET(fte_match_set_misc4, misc_v, prog_sample_field_value_0, v);
 }
 
+#define RULE_NODE (MLX5_MATCH_OUTER_HEADERS | MLX5_MATCH_MISC_PARAMETERS_4)
+
 /* What en_fs_ethtool.c hands fs_core for @fs: exactly @e, with @enable.
  * fs_core refuses a value bit outside the criteria.
  */
-static void expect_match(struct kunit *test, struct ethtool_rx_flow_spec fs,
-			 const struct mlx5_parse_graph_node *node, const struct match *e,
-			 u8 enable)
+static void expect_match(struct kunit *test, struct ethtool_rx_flow_spec *fs,
+			 const struct mlx5_parse_graph_node *node,
+			 const struct match *e, u8 enable)
 {
-	struct mlx5_flow_spec *spec = kunit_kzalloc(test, sizeof(*spec), GFP_KERNEL);
+	struct mlx5_flow_spec *spec =
+		kunit_kzalloc(test, sizeof(*spec), GFP_KERNEL);
 	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, spec);
-	KUNIT_ASSERT_EQ(test, mlx5e_ethtool_set_match(spec, &fs, node), 0);
+	KUNIT_ASSERT_EQ(test, mlx5e_ethtool_set_match(spec, fs, node), 0);
 	KUNIT_EXPECT_EQ(test, spec->match_criteria_enable, enable);
 	KUNIT_EXPECT_MEMEQ(test, spec->match_criteria, e->c, sizeof(e->c));
 	KUNIT_EXPECT_MEMEQ(test, spec->match_value, e->v, sizeof(e->v));
 	for (i = 0; i < ARRAY_SIZE(e->v); i++)
-		KUNIT_EXPECT_EQ(test, spec->match_value[i] & ~spec->match_criteria[i], 0);
+		KUNIT_EXPECT_EQ(test,
+				spec->match_value[i] & ~spec->match_criteria[i],
+				0);
 }
 
 static void l4data_match(struct kunit *test)
@@ -1104,23 +1177,23 @@ static void l4data_match(struct kunit *test)
 	for (ip6 = 0; ip6 < 2; ip6++) {
 		/* l4proto 253 l4data 0x12345673 m 0xfffffff0 */
 		sample_match(e, ip6, 253, 1, 0xf, 0x3);
-		expect_match(test, l4_rule(ip6, 253, 0xff, 0x12345673, 0xfffffff0), node, e,
-			     MLX5_MATCH_OUTER_HEADERS | MLX5_MATCH_MISC_PARAMETERS_4);
+		fs = l4_rule(ip6, 253, 0xff, 0x12345673, 0xfffffff0);
+		expect_match(test, &fs, node, e, RULE_NODE);
 
 		/* Bucket 0: l4data 0 m 0xfffffff0, a value of 0 under a mask */
 		sample_match(e, ip6, 253, 1, 0xf, 0);
-		expect_match(test, l4_rule(ip6, 253, 0xff, 0, 0xfffffff0), node, e,
-			     MLX5_MATCH_OUTER_HEADERS | MLX5_MATCH_MISC_PARAMETERS_4);
+		fs = l4_rule(ip6, 253, 0xff, 0, 0xfffffff0);
+		expect_match(test, &fs, node, e, RULE_NODE);
 
 		/* The whole dword, exact */
 		sample_match(e, ip6, 253, 1, 0xffffffff, 0x89abcdef);
-		expect_match(test, l4_rule(ip6, 253, 0xff, 0x89abcdef, 0), node, e,
-			     MLX5_MATCH_OUTER_HEADERS | MLX5_MATCH_MISC_PARAMETERS_4);
+		fs = l4_rule(ip6, 253, 0xff, 0x89abcdef, 0);
+		expect_match(test, &fs, node, e, RULE_NODE);
 
 		/* No l4data: the protocol alone, fragments included, no node */
 		ip_match(e, ip6, 253);
-		expect_match(test, l4_rule(ip6, 253, 0xff, 0, 0xffffffff), NULL, e,
-			     MLX5_MATCH_OUTER_HEADERS);
+		fs = l4_rule(ip6, 253, 0xff, 0, 0xffffffff);
+		expect_match(test, &fs, NULL, e, MLX5_MATCH_OUTER_HEADERS);
 
 		/* TCP, exact: sport 0x1234, dport 0x5678 */
 		ip_match(e, ip6, IPPROTO_TCP);
@@ -1130,29 +1203,30 @@ static void l4data_match(struct kunit *test)
 		MLX5_SET(fte_match_set_lyr_2_4, v, tcp_sport, 0x1234);
 		MLX5_SET(fte_match_set_lyr_2_4, c, tcp_dport, 0xffff);
 		MLX5_SET(fte_match_set_lyr_2_4, v, tcp_dport, 0x5678);
-		expect_match(test, l4_rule(ip6, IPPROTO_TCP, 0xff, 0x12345678, 0), NULL, e,
-			     MLX5_MATCH_OUTER_HEADERS);
+		fs = l4_rule(ip6, IPPROTO_TCP, 0xff, 0x12345678, 0);
+		expect_match(test, &fs, NULL, e, MLX5_MATCH_OUTER_HEADERS);
 
 		/* UDP, dport only, value bits outside the mask */
 		ip_match(e, ip6, IPPROTO_UDP);
 		MLX5_SET(fte_match_set_lyr_2_4, c, udp_dport, 0xfff0);
 		MLX5_SET(fte_match_set_lyr_2_4, v, udp_dport, 0x1380);
-		expect_match(test, l4_rule(ip6, IPPROTO_UDP, 0xff, 0xabcd1389, 0xffff000f),
-			     NULL, e, MLX5_MATCH_OUTER_HEADERS);
+		fs = l4_rule(ip6, IPPROTO_UDP, 0xff, 0xabcd1389, 0xffff000f);
+		expect_match(test, &fs, NULL, e, MLX5_MATCH_OUTER_HEADERS);
 
 		/* UDP, sport only */
 		ip_match(e, ip6, IPPROTO_UDP);
 		MLX5_SET(fte_match_set_lyr_2_4, c, udp_sport, 0xff00);
 		MLX5_SET(fte_match_set_lyr_2_4, v, udp_sport, 0xab00);
-		expect_match(test, l4_rule(ip6, IPPROTO_UDP, 0xff, 0xabcd1389, 0x00ffffff),
-			     NULL, e, MLX5_MATCH_OUTER_HEADERS);
+		fs = l4_rule(ip6, IPPROTO_UDP, 0xff, 0xabcd1389, 0x00ffffff);
+		expect_match(test, &fs, NULL, e, MLX5_MATCH_OUTER_HEADERS);
 	}
 
 	/* A node rule without its node (a driver bug: it warns) is refused,
 	 * not installed as a rule on the whole protocol
 	 */
 	fs = l4_rule(false, 253, 0xff, 3, 0xfffffff0);
-	KUNIT_EXPECT_EQ(test, mlx5e_ethtool_set_match(spec, &fs, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mlx5e_ethtool_set_match(spec, &fs, NULL),
+			-EINVAL);
 }
 
 struct refuse_case {
@@ -1195,7 +1269,8 @@ static const struct refuse_case refuse_cases[] = {
 	{ "no parse graph", 253, 0xff, -EOPNOTSUPP, no_parse_graph },
 	{ "firmware fails", 253, 0xff, -EIO, create_fails, true },
 	{ "no free parser", 253, 0xff, -ENOSPC, no_free_parser, true },
-	{ "arc taken on the device", 253, 0xff, -EINVAL, arc_taken_on_device, true },
+	{ "arc taken on the device", 253, 0xff, -EINVAL, arc_taken_on_device,
+	  true },
 };
 
 static void refuse_case_desc(const struct refuse_case *c, char *desc)
@@ -1209,7 +1284,8 @@ static u32 num_rules(struct pg_ctx *ctx)
 {
 	struct ethtool_rxnfc info = { .cmd = ETHTOOL_GRXCLSRLCNT };
 
-	KUNIT_EXPECT_EQ(ctx->test, mlx5e_ethtool_get_rxnfc(ctx->priv, &info, NULL), 0);
+	KUNIT_EXPECT_EQ(ctx->test,
+			mlx5e_ethtool_get_rxnfc(ctx->priv, &info, NULL), 0);
 	return info.rule_cnt;
 }
 
@@ -1224,15 +1300,22 @@ static void l4data_validation(struct kunit *test)
 
 	for (ip6 = 0; ip6 < 2; ip6++) {
 		fs = l4_rule(ip6, 253, 0xff, 3, 0xfffffff0);
-		KUNIT_EXPECT_EQ(test, mlx5e_ethtool_validate_flow(ctx->priv, &fs), 3);
+		KUNIT_EXPECT_EQ(test,
+				mlx5e_ethtool_validate_flow(ctx->priv, &fs), 3);
 		fs = l4_rule(ip6, IPPROTO_UDP, 0xff, 3, 0);
-		KUNIT_EXPECT_EQ(test, mlx5e_ethtool_validate_flow(ctx->priv, &fs), 3);
+		KUNIT_EXPECT_EQ(test,
+				mlx5e_ethtool_validate_flow(ctx->priv, &fs), 3);
 		fs = l4_rule(ip6, 253, 0xff, 0, 0xffffffff);	/* no l4data */
-		KUNIT_EXPECT_EQ(test, mlx5e_ethtool_validate_flow(ctx->priv, &fs), 2);
+		KUNIT_EXPECT_EQ(test,
+				mlx5e_ethtool_validate_flow(ctx->priv, &fs), 2);
 		fs = l4_rule(ip6, 253, 0xf0, 3, 0);
-		KUNIT_EXPECT_EQ(test, mlx5e_ethtool_validate_flow(ctx->priv, &fs), -EINVAL);
+		KUNIT_EXPECT_EQ(test,
+				mlx5e_ethtool_validate_flow(ctx->priv, &fs),
+				-EINVAL);
 		fs = l4_rule(ip6, 0, 0, 3, 0);
-		KUNIT_EXPECT_EQ(test, mlx5e_ethtool_validate_flow(ctx->priv, &fs), -EINVAL);
+		KUNIT_EXPECT_EQ(test,
+				mlx5e_ethtool_validate_flow(ctx->priv, &fs),
+				-EINVAL);
 	}
 	EXPECT_NO_COMMAND(test, &ctx->fw);
 }
@@ -1251,7 +1334,9 @@ static void l4data_refused(struct kunit *test)
 			c->setup(ctx);
 		nodes = fw_live_nodes(&ctx->fw);
 		fs = l4_rule(ip6, c->proto, c->proto_m, 3, 0xfffffff0);
-		KUNIT_EXPECT_EQ(test, mlx5e_ethtool_flow_replace(ctx->priv, &fs, 0), c->err);
+		KUNIT_EXPECT_EQ(test,
+				mlx5e_ethtool_flow_replace(ctx->priv, &fs, 0),
+				c->err);
 		if (c->create)
 			EXPECT_LOG(test, &ctx->fw, CREATE(0));
 		else
@@ -1280,11 +1365,13 @@ static void function_without_state(struct kunit *test)
 	MLX5_SET(cmd_hca_cap, GEN_CAP(mdev), port_type, MLX5_CAP_PORT_TYPE_IB);
 	KUNIT_EXPECT_NULL(test, mlx5_parse_graph_create(mdev));
 	mdev->parse_graph = NULL;
-	KUNIT_EXPECT_NULL(test, debugfs_lookup("parse_graph", mdev->priv.dbg.dbg_root));
+	KUNIT_EXPECT_NULL(test, debugfs_lookup("parse_graph",
+					       mdev->priv.dbg.dbg_root));
 	KUNIT_EXPECT_EQ(test, get_err(ctx, 0, 253), -EOPNOTSUPP);
 
 	fs = l4_rule(false, 253, 0xff, 3, 0xfffffff0);
-	KUNIT_EXPECT_EQ(test, mlx5e_ethtool_flow_replace(ctx->priv, &fs, 0), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, mlx5e_ethtool_flow_replace(ctx->priv, &fs, 0),
+			-EOPNOTSUPP);
 	EXPECT_NO_COMMAND(test, &ctx->fw);
 }
 
@@ -1300,10 +1387,12 @@ static void state_alloc_failed(struct kunit *test)
 
 	mlx5_parse_graph_destroy(mdev->parse_graph);
 	mdev->parse_graph = ERR_PTR(-ENOMEM);
-	KUNIT_EXPECT_NULL(test, debugfs_lookup("parse_graph", mdev->priv.dbg.dbg_root));
+	KUNIT_EXPECT_NULL(test, debugfs_lookup("parse_graph",
+					       mdev->priv.dbg.dbg_root));
 	KUNIT_EXPECT_EQ(test, get_err(ctx, 0, 253), -EOPNOTSUPP);
 	fs = l4_rule(false, 253, 0xff, 3, 0xfffffff0);
-	KUNIT_EXPECT_EQ(test, mlx5e_ethtool_flow_replace(ctx->priv, &fs, 0), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, mlx5e_ethtool_flow_replace(ctx->priv, &fs, 0),
+			-EOPNOTSUPP);
 	EXPECT_NO_COMMAND(test, &ctx->fw);
 	mlx5_parse_graph_destroy(mdev->parse_graph);
 	mdev->parse_graph = NULL;
@@ -1322,18 +1411,26 @@ static void l4data_table_fails(struct kunit *test)
 
 	for (ip6 = 0; ip6 < 2; ip6++) {
 		fs = l4_rule(ip6, 253, 0xff, 3, 0xfffffff0);
-		KUNIT_EXPECT_EQ(test, mlx5e_ethtool_flow_replace(ctx->priv, &fs, 0), -EOPNOTSUPP);
+		KUNIT_EXPECT_EQ(test,
+				mlx5e_ethtool_flow_replace(ctx->priv, &fs, 0),
+				-EOPNOTSUPP);
 		EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x100 + ip6),
 			   DESTROY(0, 0x100 + ip6));
-		arc = MLX5_ADDR_OF(create_flex_parse_graph_in, ctx->fw.last_create,
-				   flex.input_arc[0]);
-		KUNIT_EXPECT_EQ(test, MLX5_GET(parse_graph_arc, arc, compare_condition_value),
+		arc = MLX5_ADDR_OF(create_flex_parse_graph_in,
+				   ctx->fw.last_create, flex.input_arc[0]);
+		KUNIT_EXPECT_EQ(test,
+				MLX5_GET(parse_graph_arc, arc,
+					 compare_condition_value),
 				253);
 
 		fs = l4_rule(ip6, IPPROTO_UDP, 0xff, 3, 0xfffffff0);
-		KUNIT_EXPECT_EQ(test, mlx5e_ethtool_flow_replace(ctx->priv, &fs, 0), -EOPNOTSUPP);
+		KUNIT_EXPECT_EQ(test,
+				mlx5e_ethtool_flow_replace(ctx->priv, &fs, 0),
+				-EOPNOTSUPP);
 		fs = l4_rule(ip6, 253, 0xff, 0, 0xffffffff);	/* no l4data */
-		KUNIT_EXPECT_EQ(test, mlx5e_ethtool_flow_replace(ctx->priv, &fs, 0), -EOPNOTSUPP);
+		KUNIT_EXPECT_EQ(test,
+				mlx5e_ethtool_flow_replace(ctx->priv, &fs, 0),
+				-EOPNOTSUPP);
 		EXPECT_NO_COMMAND(test, &ctx->fw);
 	}
 	KUNIT_EXPECT_EQ(test, num_rules(ctx), 0);
@@ -1367,8 +1464,10 @@ static int ft_record(enum ft_op op, u32 table)
 	return -EIO;
 }
 
-static int ft_create_table(struct mlx5_flow_root_namespace *ns, struct mlx5_flow_table *t,
-			   struct mlx5_flow_table_attr *attr, struct mlx5_flow_table *next_ft)
+static int ft_create_table(struct mlx5_flow_root_namespace *ns,
+			   struct mlx5_flow_table *t,
+			   struct mlx5_flow_table_attr *attr,
+			   struct mlx5_flow_table *next_ft)
 {
 	struct ft_model *ft = ft_model();
 	int err = ft_record(FT_CREATE_TABLE, ft->next_id);
@@ -1382,20 +1481,23 @@ static int ft_create_table(struct mlx5_flow_root_namespace *ns, struct mlx5_flow
 	return 0;
 }
 
-static int ft_destroy_table(struct mlx5_flow_root_namespace *ns, struct mlx5_flow_table *t)
+static int ft_destroy_table(struct mlx5_flow_root_namespace *ns,
+			    struct mlx5_flow_table *t)
 {
 	ft_model()->tables--;
 	return ft_record(FT_DESTROY_TABLE, t->id);
 }
 
-static int ft_modify_table(struct mlx5_flow_root_namespace *ns, struct mlx5_flow_table *t,
+static int ft_modify_table(struct mlx5_flow_root_namespace *ns,
+			   struct mlx5_flow_table *t,
 			   struct mlx5_flow_table *next_ft)
 {
 	return ft_record(FT_MODIFY_TABLE, t->id);
 }
 
-static int ft_create_group(struct mlx5_flow_root_namespace *ns, struct mlx5_flow_table *t,
-			   u32 *in, struct mlx5_flow_group *fg)
+static int ft_create_group(struct mlx5_flow_root_namespace *ns,
+			   struct mlx5_flow_table *t, u32 *in,
+			   struct mlx5_flow_group *fg)
 {
 	struct ft_model *ft = ft_model();
 	int err = ft_record(FT_CREATE_GROUP, t->id);
@@ -1407,15 +1509,17 @@ static int ft_create_group(struct mlx5_flow_root_namespace *ns, struct mlx5_flow
 	return 0;
 }
 
-static int ft_destroy_group(struct mlx5_flow_root_namespace *ns, struct mlx5_flow_table *t,
+static int ft_destroy_group(struct mlx5_flow_root_namespace *ns,
+			    struct mlx5_flow_table *t,
 			    struct mlx5_flow_group *fg)
 {
 	ft_model()->groups--;
 	return ft_record(FT_DESTROY_GROUP, t->id);
 }
 
-static int ft_create_fte(struct mlx5_flow_root_namespace *ns, struct mlx5_flow_table *t,
-			 struct mlx5_flow_group *fg, struct fs_fte *fte)
+static int ft_create_fte(struct mlx5_flow_root_namespace *ns,
+			 struct mlx5_flow_table *t, struct mlx5_flow_group *fg,
+			 struct fs_fte *fte)
 {
 	struct ft_model *ft = ft_model();
 	int err = ft_record(FT_CREATE_FTE, t->id);
@@ -1426,28 +1530,31 @@ static int ft_create_fte(struct mlx5_flow_root_namespace *ns, struct mlx5_flow_t
 	memset(&ft->last, 0, sizeof(ft->last));
 	ft->last.table = t->id;
 	ft->last.enable = fg->mask.match_criteria_enable;
-	memcpy(ft->last.c, fg->mask.match_criteria, sizeof(fg->mask.match_criteria));
+	memcpy(ft->last.c, fg->mask.match_criteria,
+	       sizeof(fg->mask.match_criteria));
 	memcpy(ft->last.v, fte->val, sizeof(fte->val));
 	ft->last.action = fte->act_dests.action.action;
 	ft->last.dests = fte->act_dests.dests_size;
 	return 0;
 }
 
-static int ft_update_fte(struct mlx5_flow_root_namespace *ns, struct mlx5_flow_table *t,
-			 struct mlx5_flow_group *fg, int modify_mask, struct fs_fte *fte)
+static int ft_update_fte(struct mlx5_flow_root_namespace *ns,
+			 struct mlx5_flow_table *t, struct mlx5_flow_group *fg,
+			 int modify_mask, struct fs_fte *fte)
 {
 	return ft_record(FT_UPDATE_FTE, t->id);
 }
 
-static int ft_delete_fte(struct mlx5_flow_root_namespace *ns, struct mlx5_flow_table *t,
-			 struct fs_fte *fte)
+static int ft_delete_fte(struct mlx5_flow_root_namespace *ns,
+			 struct mlx5_flow_table *t, struct fs_fte *fte)
 {
 	ft_model()->ftes--;
 	return ft_record(FT_DELETE_FTE, t->id);
 }
 
-static int ft_update_root(struct mlx5_flow_root_namespace *ns, struct mlx5_flow_table *t,
-			  u32 underlay_qpn, bool disconnect)
+static int ft_update_root(struct mlx5_flow_root_namespace *ns,
+			  struct mlx5_flow_table *t, u32 underlay_qpn,
+			  bool disconnect)
 {
 	return ft_record(FT_ROOT, t->id);
 }
@@ -1457,7 +1564,8 @@ static int ft_ns_ok(struct mlx5_flow_root_namespace *ns)
 	return 0;
 }
 
-static u32 ft_no_caps(struct mlx5_flow_root_namespace *ns, enum fs_flow_table_type type)
+static u32 ft_no_caps(struct mlx5_flow_root_namespace *ns,
+		      enum fs_flow_table_type type)
 {
 	return 0;
 }
@@ -1477,22 +1585,25 @@ static const struct mlx5_flow_cmds ft_cmds = {
 	.get_capabilities = ft_no_caps,
 };
 
-static void expect_ft_log(struct kunit *test, const struct ft_cmd *cmds, unsigned int n)
+static void expect_ft_log(struct kunit *test, const struct ft_cmd *cmds,
+			  unsigned int n)
 {
 	struct ft_model *ft = &((struct pg_ctx *)test->priv)->ft;
 	unsigned int i;
 
 	KUNIT_ASSERT_EQ(test, ft->n_log, n);
 	for (i = 0; i < n; i++) {
-		KUNIT_EXPECT_EQ_MSG(test, ft->log[i].op, cmds[i].op, "flow command %u", i);
-		KUNIT_EXPECT_EQ_MSG(test, ft->log[i].table, cmds[i].table, "flow command %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, ft->log[i].op, cmds[i].op,
+				    "flow command %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, ft->log[i].table, cmds[i].table,
+				    "flow command %u", i);
 	}
 	ft->n_log = 0;
 }
 
-#define EXPECT_FT_LOG(test, ...) do {						\
+#define EXPECT_FT_LOG(test, ...) do {					\
 	const struct ft_cmd __cmds[] = { __VA_ARGS__ };			\
-	expect_ft_log(test, __cmds, ARRAY_SIZE(__cmds));			\
+	expect_ft_log(test, __cmds, ARRAY_SIZE(__cmds));		\
 } while (0)
 #define EXPECT_NO_FT_COMMAND(test) expect_ft_log(test, NULL, 0)
 
@@ -1525,7 +1636,8 @@ static int rules_test_init(struct kunit *test)
 	ctx = test->priv;
 	ctx->ft.next_id = 1;
 	mdev = ctx->mdev[0];
-	nic_rx = MLX5_ADDR_OF(flow_table_nic_cap, FT_CAP(mdev), flow_table_properties_nic_receive);
+	nic_rx = MLX5_ADDR_OF(flow_table_nic_cap, FT_CAP(mdev),
+			      flow_table_properties_nic_receive);
 	MLX5_SET(cmd_hca_cap, GEN_CAP(mdev), nic_flow_table, 1);
 	MLX5_SET(flow_table_prop_layout, nic_rx, ft_support, 1);
 	MLX5_SET(flow_table_prop_layout, nic_rx, flow_modify_en, 1);
@@ -1540,7 +1652,10 @@ static int rules_test_init(struct kunit *test)
 	steering->root_ns = create_root_ns(steering, FS_FT_NIC_RX);
 	KUNIT_ASSERT_NOT_NULL(test, steering->root_ns);
 	steering->root_ns->cmds = &ft_cmds;
-	KUNIT_ASSERT_EQ(test, init_root_tree(steering, &root_fs, &steering->root_ns->ns.node), 0);
+	KUNIT_ASSERT_EQ(test,
+			init_root_tree(steering, &root_fs,
+				       &steering->root_ns->ns.node),
+			0);
 	set_prio_attrs(steering->root_ns);
 	return 0;
 }
@@ -1570,7 +1685,8 @@ static int rule_set(struct pg_ctx *ctx, struct ethtool_rx_flow_spec fs)
 
 static int rule_del(struct pg_ctx *ctx, u32 location)
 {
-	struct ethtool_rxnfc cmd = { .cmd = ETHTOOL_SRXCLSRLDEL, .fs.location = location };
+	struct ethtool_rxnfc cmd = { .cmd = ETHTOOL_SRXCLSRLDEL,
+				     .fs.location = location };
 
 	return mlx5e_ethtool_set_rxnfc(ctx->priv, &cmd);
 }
@@ -1578,8 +1694,8 @@ static int rule_del(struct pg_ctx *ctx, u32 location)
 /* Install a rule at @loc that drops what it matches (a queue needs the
  * netdev's TIRs, which only firmware makes)
  */
-static int drop_set(struct pg_ctx *ctx, u32 loc, bool ip6, u8 proto, u32 l4data, u32 m,
-		    bool ext)
+static int drop_set(struct pg_ctx *ctx, u32 loc, bool ip6, u8 proto, u32 l4data,
+		    u32 m, bool ext)
 {
 	struct ethtool_rx_flow_spec fs = l4_rule(ip6, proto, 0xff, l4data, m);
 
@@ -1594,22 +1710,25 @@ static int drop_set(struct pg_ctx *ctx, u32 loc, bool ip6, u8 proto, u32 l4data,
 }
 
 /* Word by word, so that a failure names the first dword that differs */
-static void expect_dwords(struct kunit *test, const char *what, const u32 *got, const u32 *want,
-			  unsigned int n)
+static void expect_dwords(struct kunit *test, const char *what, const u32 *got,
+			  const u32 *want, unsigned int n)
 {
 	unsigned int i;
 
-	for (i = 0; i < n; i++)
-		if (got[i] != want[i]) {
-			KUNIT_FAIL(test, "%s: dword %u (byte %u) is 0x%08x, want 0x%08x", what, i,
-				   4 * i, be32_to_cpu((__force __be32)got[i]),
-				   be32_to_cpu((__force __be32)want[i]));
-			return;
-		}
+	for (i = 0; i < n; i++) {
+		if (got[i] == want[i])
+			continue;
+		KUNIT_FAIL(test,
+			   "%s: dword %u (byte %u) is 0x%08x, want 0x%08x",
+			   what, i, 4 * i, be32_to_cpu((__force __be32)got[i]),
+			   be32_to_cpu((__force __be32)want[i]));
+		return;
+	}
 }
 
 /* The entry that the last rule wrote is @e, with @enable, dropping */
-static void expect_entry(struct kunit *test, u32 table, const struct match *e, u8 enable)
+static void expect_entry(struct kunit *test, u32 table, const struct match *e,
+			 u8 enable)
 {
 	struct ft_entry *last = &((struct pg_ctx *)test->priv)->ft.last;
 
@@ -1632,7 +1751,6 @@ static void vlan_match(struct match *e)
 	MLX5_SET(fte_match_set_lyr_2_4, hv, first_vid, 5);
 }
 
-#define RULE_NODE	(MLX5_MATCH_OUTER_HEADERS | MLX5_MATCH_MISC_PARAMETERS_4)
 
 /* Install and delete, ip4 and ip6, with and without FLOW_EXT: the entry
  * fs_core writes, one node reference per rule, and the last delete
@@ -1651,7 +1769,10 @@ static void rule_install_delete(struct kunit *test)
 		for (ext = 0; ext < 2; ext++) {
 			u32 obj = 0x100 + 2 * ip6 + ext;
 
-			KUNIT_ASSERT_EQ(test, drop_set(ctx, 5, ip6, 253, 3, 0xfffffff0, ext), 0);
+			KUNIT_ASSERT_EQ(test,
+					drop_set(ctx, 5, ip6, 253, 3,
+						 0xfffffff0, ext),
+					0);
 			EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, obj));
 			expect_ft_first_rule(test, t);
 			sample_match(e, ip6, 253, 0, 0xf, 0x3);
@@ -1660,7 +1781,10 @@ static void rule_install_delete(struct kunit *test)
 			expect_entry(test, t, e, RULE_NODE);
 
 			/* A second rule of the protocol shares the node */
-			KUNIT_ASSERT_EQ(test, drop_set(ctx, 6, ip6, 253, 4, 0xfffffff0, ext), 0);
+			KUNIT_ASSERT_EQ(test,
+					drop_set(ctx, 6, ip6, 253, 4,
+						 0xfffffff0, ext),
+					0);
 			EXPECT_NO_COMMAND(test, &ctx->fw);
 			EXPECT_FT_LOG(test, { FT_CREATE_FTE, t });
 			sample_match(e, ip6, 253, 0, 0xf, 0x4);
@@ -1697,7 +1821,10 @@ static void rule_native_ports(struct kunit *test)
 	e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, e);
 	for (ip6 = 0; ip6 < 2; ip6++) {
-		KUNIT_ASSERT_EQ(test, drop_set(ctx, 1, ip6, IPPROTO_UDP, 0, 0xffff0000, false), 0);
+		KUNIT_ASSERT_EQ(test,
+				drop_set(ctx, 1, ip6, IPPROTO_UDP, 0,
+					 0xffff0000, false),
+				0);
 		EXPECT_NO_COMMAND(test, &ctx->fw);
 		expect_ft_first_rule(test, t);
 		ip_match(e, ip6, IPPROTO_UDP);
@@ -1707,9 +1834,13 @@ static void rule_native_ports(struct kunit *test)
 		MLX5_SET(fte_match_set_lyr_2_4, v, udp_dport, 0);
 		expect_entry(test, t, e, MLX5_MATCH_OUTER_HEADERS);
 
-		KUNIT_ASSERT_EQ(test, drop_set(ctx, 2, ip6, 253, 0, 0xffff0000, false), 0);
+		KUNIT_ASSERT_EQ(test,
+				drop_set(ctx, 2, ip6, 253, 0,
+					 0xffff0000, false),
+				0);
 		EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, 0x100 + ip6));
-		EXPECT_FT_LOG(test, { FT_CREATE_GROUP, t }, { FT_CREATE_FTE, t });
+		EXPECT_FT_LOG(test, { FT_CREATE_GROUP, t },
+			      { FT_CREATE_FTE, t });
 		sample_match(e, ip6, 253, 0, 0xffff, 0);
 		expect_entry(test, t, e, RULE_NODE);
 
@@ -1734,22 +1865,38 @@ static void rule_replace(struct kunit *test)
 	for (ip6 = 0; ip6 < 2; ip6++) {
 		u32 obj = 0x100 + 3 * ip6;
 
-		KUNIT_ASSERT_EQ(test, drop_set(ctx, 5, ip6, 253, 3, 0xfffffff0, false), 0);
+		KUNIT_ASSERT_EQ(test,
+				drop_set(ctx, 5, ip6, 253, 3,
+					 0xfffffff0, false),
+				0);
 		EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, obj));
 		ctx->ft.n_log = 0;
 
-		KUNIT_ASSERT_EQ(test, drop_set(ctx, 5, ip6, 253, 7, 0xfffffff0, false), 0);
+		KUNIT_ASSERT_EQ(test,
+				drop_set(ctx, 5, ip6, 253, 7,
+					 0xfffffff0, false),
+				0);
 		EXPECT_NO_COMMAND(test, &ctx->fw);
 		KUNIT_EXPECT_EQ(test, ctx->ft.ftes, 1);
 
-		KUNIT_ASSERT_EQ(test, drop_set(ctx, 5, ip6, 146, 7, 0xfffffff0, false), 0);
-		EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, obj + 1), DESTROY(0, obj));
+		KUNIT_ASSERT_EQ(test,
+				drop_set(ctx, 5, ip6, 146, 7,
+					 0xfffffff0, false),
+				0);
+		EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, obj + 1),
+			   DESTROY(0, obj));
 
 		/* ip4 l4proto 146 alone: no l4data, no node */
-		KUNIT_ASSERT_EQ(test, drop_set(ctx, 5, ip6, 146, 0, 0xffffffff, false), 0);
+		KUNIT_ASSERT_EQ(test,
+				drop_set(ctx, 5, ip6, 146, 0,
+					 0xffffffff, false),
+				0);
 		EXPECT_LOG(test, &ctx->fw, DESTROY(0, obj + 1));
 
-		KUNIT_ASSERT_EQ(test, drop_set(ctx, 5, ip6, 146, 7, 0xfffffff0, false), 0);
+		KUNIT_ASSERT_EQ(test,
+				drop_set(ctx, 5, ip6, 146, 7,
+					 0xfffffff0, false),
+				0);
 		EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, obj + 2));
 		KUNIT_EXPECT_EQ(test, ctx->ft.ftes, 1);
 		KUNIT_EXPECT_EQ(test, num_rules(ctx), 1);
@@ -1766,14 +1913,16 @@ static void rule_replace(struct kunit *test)
  */
 static void rule_zero_value(struct kunit *test)
 {
-	struct ethtool_rx_flow_spec fs = { .flow_type = ETHER_FLOW, .location = 9,
+	struct ethtool_rx_flow_spec fs = { .flow_type = ETHER_FLOW,
+					   .location = 9,
 					   .ring_cookie = RX_CLS_FLOW_DISC };
 	struct pg_ctx *ctx = test->priv;
 
 	eth_broadcast_addr(fs.m_u.ether_spec.h_dest);
 	KUNIT_ASSERT_EQ(test, rule_set(ctx, fs), 0);
 	KUNIT_EXPECT_EQ(test, ctx->ft.last.enable, MLX5_MATCH_OUTER_HEADERS);
-	KUNIT_EXPECT_FALSE(test, memchr_inv(ctx->ft.last.v, 0, sizeof(ctx->ft.last.v)));
+	KUNIT_EXPECT_FALSE(test, memchr_inv(ctx->ft.last.v, 0,
+					    sizeof(ctx->ft.last.v)));
 	KUNIT_EXPECT_EQ(test, rule_del(ctx, 9), 0);
 }
 
@@ -1783,7 +1932,8 @@ static void rule_zero_value(struct kunit *test)
  */
 static void rule_l2_tuples(struct kunit *test)
 {
-	struct ethtool_rx_flow_spec fs = { .flow_type = ETHER_FLOW | FLOW_EXT, .location = 9,
+	struct ethtool_rx_flow_spec fs = { .flow_type = ETHER_FLOW | FLOW_EXT,
+					   .location = 9,
 					   .ring_cookie = RX_CLS_FLOW_DISC };
 	static const u8 dst[ETH_ALEN] = { 2, 0, 0, 0, 0, 1 };
 	struct pg_ctx *ctx = test->priv;
@@ -1803,7 +1953,8 @@ static void rule_l2_tuples(struct kunit *test)
 	fs.location = 10;
 	ether_addr_copy(fs.h_ext.h_dest, dst);
 	eth_broadcast_addr(fs.m_ext.h_dest);
-	KUNIT_EXPECT_EQ(test, mlx5e_ethtool_validate_flow(ctx->priv, &fs), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mlx5e_ethtool_validate_flow(ctx->priv, &fs),
+			-EINVAL);
 	KUNIT_EXPECT_EQ(test, rule_set(ctx, fs), -EINVAL);
 	EXPECT_NO_FT_COMMAND(test);
 	KUNIT_EXPECT_EQ(test, num_rules(ctx), 1);
@@ -1826,7 +1977,10 @@ static void rule_fails(struct kunit *test)
 	for (ip6 = 0; ip6 < 2; ip6++) {
 		/* The node fails: no table is made */
 		create_fails(ctx);
-		KUNIT_EXPECT_EQ(test, drop_set(ctx, 5, ip6, 253, 3, 0xfffffff0, false), -EIO);
+		KUNIT_EXPECT_EQ(test,
+				drop_set(ctx, 5, ip6, 253, 3,
+					 0xfffffff0, false),
+				-EIO);
 		EXPECT_NO_FT_COMMAND(test);
 		KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), 0);
 		KUNIT_EXPECT_EQ(test, num_rules(ctx), 0);
@@ -1834,7 +1988,9 @@ static void rule_fails(struct kunit *test)
 
 		for (i = 0; i < ARRAY_SIZE(rule_fail_ops); i++) {
 			ctx->ft.fail_op = rule_fail_ops[i];
-			KUNIT_EXPECT_EQ(test, drop_set(ctx, 5, ip6, 253, 3, 0xfffffff0, false),
+			KUNIT_EXPECT_EQ(test,
+					drop_set(ctx, 5, ip6, 253, 3,
+						 0xfffffff0, false),
 					-EIO);
 			KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), 0);
 			KUNIT_EXPECT_EQ(test, ctx->ft.tables, 0);
@@ -1848,9 +2004,15 @@ static void rule_fails(struct kunit *test)
 		/* ... and a rule after them is made and deleted in full; the
 		 * entry of a second rule in its group fails alone
 		 */
-		KUNIT_ASSERT_EQ(test, drop_set(ctx, 5, ip6, 253, 3, 0xfffffff0, false), 0);
+		KUNIT_ASSERT_EQ(test,
+				drop_set(ctx, 5, ip6, 253, 3,
+					 0xfffffff0, false),
+				0);
 		ctx->ft.fail_op = FT_CREATE_FTE;
-		KUNIT_EXPECT_EQ(test, drop_set(ctx, 6, ip6, 253, 4, 0xfffffff0, false), -EIO);
+		KUNIT_EXPECT_EQ(test,
+				drop_set(ctx, 6, ip6, 253, 4,
+					 0xfffffff0, false),
+				-EIO);
 		KUNIT_EXPECT_EQ(test, ctx->ft.ftes, 1);
 		KUNIT_EXPECT_EQ(test, num_rules(ctx), 1);
 		KUNIT_EXPECT_EQ(test, rule_del(ctx, 5), 0);
@@ -1866,12 +2028,19 @@ static void rule_replace_fails(struct kunit *test)
 {
 	struct pg_ctx *ctx = test->priv;
 
-	KUNIT_ASSERT_EQ(test, drop_set(ctx, 5, false, 253, 3, 0xfffffff0, false), 0);
+	KUNIT_ASSERT_EQ(test,
+			drop_set(ctx, 5, false, 253, 3, 0xfffffff0, false), 0);
 	create_fails(ctx);
-	KUNIT_EXPECT_EQ(test, drop_set(ctx, 5, false, 146, 3, 0xfffffff0, false), -EIO);
+	KUNIT_EXPECT_EQ(test,
+			drop_set(ctx, 5, false, 146, 3,
+				 0xfffffff0, false),
+			-EIO);
 	/* A rule without l4data has a tuple less: another table, which fails */
 	ctx->ft.fail_op = FT_CREATE_TABLE;
-	KUNIT_EXPECT_EQ(test, drop_set(ctx, 5, false, 146, 0, 0xffffffff, false), -EIO);
+	KUNIT_EXPECT_EQ(test,
+			drop_set(ctx, 5, false, 146, 0,
+				 0xffffffff, false),
+			-EIO);
 	KUNIT_EXPECT_EQ(test, num_rules(ctx), 1);
 	KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), 1);
 	KUNIT_EXPECT_EQ(test, ctx->ft.ftes, 1);
@@ -1887,8 +2056,10 @@ static void rule_cleanup(struct kunit *test)
 {
 	struct pg_ctx *ctx = test->priv;
 
-	KUNIT_ASSERT_EQ(test, drop_set(ctx, 5, false, 253, 3, 0xfffffff0, false), 0);
-	KUNIT_ASSERT_EQ(test, drop_set(ctx, 6, true, 146, 3, 0xfffffff0, true), 0);
+	KUNIT_ASSERT_EQ(test,
+			drop_set(ctx, 5, false, 253, 3, 0xfffffff0, false), 0);
+	KUNIT_ASSERT_EQ(test, drop_set(ctx, 6, true, 146, 3, 0xfffffff0, true),
+			0);
 	mlx5e_ethtool_cleanup_steering(ctx->priv->fs);
 	KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), 0);
 	KUNIT_EXPECT_EQ(test, ctx->ft.tables, 0);

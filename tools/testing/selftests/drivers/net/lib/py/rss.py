@@ -10,7 +10,7 @@ cfg.netnl).
 import socket
 import time
 
-from net.lib.py import cmd, ip
+from . import cmd, ip
 
 
 def toeplitz(key, data):
