@@ -276,6 +276,20 @@ kunit_config() {
 
 # update_file NEW FILE: NEW becomes FILE unless they are the same; then FILE keeps its mtime, and a
 # build that reads it has nothing to redo
+# test_config_opts TREE "KCONFIG..." "SERIES...": scripts/config arguments that enable KUnit, every
+# KUnit test option of those Kconfig files as TREE has them, and what each series'
+# patches/SERIES/check.config asks for its code to be built
+test_config_opts() {
+	local s f
+	printf "%s\n" -e KUNIT
+	for f in $2; do
+		[ ! -f "$1/$f" ] || sed -n 's/^config \([A-Z0-9_]*KUNIT_TEST\)$/-e \1/p' "$1/$f"
+	done
+	for s in $3; do
+		f=$(series_dir "$s")/check.config
+		[ ! -f "$f" ] || sed -n 's/^CONFIG_\([A-Z0-9_]*\)=\([ym]\)$/--set-val \1 \2/p' "$f"
+	done
+}
 update_file() { if cmp -s "$1" "$2"; then rm "$1"; else mv "$1" "$2"; fi; }
 
 # in_list WORD LIST: whether WORD is one of the space-separated LIST

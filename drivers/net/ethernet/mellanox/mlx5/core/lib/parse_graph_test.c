@@ -1751,7 +1751,6 @@ static void vlan_match(struct match *e)
 	MLX5_SET(fte_match_set_lyr_2_4, hv, first_vid, 5);
 }
 
-
 /* Install and delete, ip4 and ip6, with and without FLOW_EXT: the entry
  * fs_core writes, one node reference per rule, and the last delete
  * destroys the node with one DESTROY and the table with its group
