@@ -339,16 +339,18 @@ unlock() { local fd=${LOCK_FD[$1]}; exec {fd}>&-; unset "LOCK_FD[$1]"; }
 # A private apt configuration for suites this Debian 12 machine does not list.
 # The mirror is the one the system's own apt already uses.
 apt_private() {
-	local root=$CACHE/apt mirror security
-	mirror=$(awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources 2>/dev/null ||
-		 true)
-	security=$(awk '/^URIs:/ { n++; if (n == 2) { print $2; exit } }' \
-		 /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
-	if [ -z "$mirror" ]; then
-		mirror=$(awk '$1 == "deb" && $3 == "bookworm" { print $2; exit }' /etc/apt/sources.list)
-		security=$(awk '$1 == "deb" && $3 ~ /security/ { print $2; exit }' /etc/apt/sources.list)
-	fi
-	[ -n "$mirror" ] && [ -n "$security" ] || die "cannot find the system's Debian mirror in /etc/apt"
+	local root=$CACHE/apt mirror security pairs
+	# "URI SUITE" of each entry of the system's sources: deb822 stanzas and one-line entries (their
+	# [options] skipped), whatever the suite's name (bookworm, trixie, stable...)
+	pairs=$( { awk '/^URIs:/ { u = $2 } /^Suites:/ { print u, $2 } /^$/ { u = "" }' \
+			/etc/apt/sources.list.d/*.sources 2>/dev/null
+		   cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+			sed -E 's/\[[^]]*\]//' | awk '$1 == "deb" { print $2, $3 }'; } || true)
+	# (Debian's own first: a path ending in /debian or /debian-security, before third parties' entries)
+	mirror=$(awk '$2 !~ /security/ && $1 ~ /\/debian\/?$/ { print $1; exit }' <<<"$pairs")
+	security=$(awk '$2 ~ /security/ { print $1; exit }' <<<"$pairs")
+	[ -n "$mirror" ] && [ -n "$security" ] || die "cannot find the system's Debian mirror and its" \
+		"security archive in /etc/apt (sources.list or sources.list.d): add Debian's entries there"
 	mkdir -p "$root/lists/partial" "$root/archives/partial" "$root/cache"
 	lock apt	# two runs at once (scripts/test's lanes) write the same file
 	cat >"$root/sources.list.new" <<EOF
