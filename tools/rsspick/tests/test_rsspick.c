@@ -155,14 +155,22 @@ static void test_lib_errors(void)
 	make_tuple(&t4, "10.0.0.1", "10.0.0.2", 1, 2);
 	make_tuple(&t6, "2001:db8::1", "2001:db8::2", 1, 2);
 
-	check(rsspick_toeplitz(msft_key, 15, in, 12, &h) == -RSSPICK_EKEYLEN,
-	      "toeplitz: 15-byte key for 12-byte input is EKEYLEN");
-	check(rsspick_toeplitz(msft_key, 16, in, 12, &h) == 0,
-	      "toeplitz: 16-byte key for 12-byte input is accepted");
-	check(rsspick_toeplitz(NULL, 40, in, 12, &h) == -RSSPICK_EINVAL,
-	      "toeplitz: NULL key is EINVAL");
-	check(rsspick_toeplitz(msft_key, 40, in, 0, &h) == 0 && h == 0,
-	      "toeplitz: empty input hashes to 0");
+	check(rsspick_hash(msft_key, 15, &t4, true, &h) == -RSSPICK_EKEYLEN,
+	      "hash: 15-byte key for the 12-byte IPv4 4-tuple is EKEYLEN");
+	e = rsspick_hash(msft_key, 16, &t4, true, &h);
+	check(!e && h == 0xc0c18b8c,
+	      "hash: 16-byte key for the 12-byte IPv4 4-tuple: 0x%08x", h);
+	e = rsspick_hash(msft_key, 11, &t4, false, &h) == -RSSPICK_EKEYLEN;
+	e = e && !rsspick_hash(msft_key, 12, &t4, false, &h);
+	check(e && h == 0x02b7c9b1,
+	      "hash: the 8-byte IPv4 2-tuple needs 12 key bytes: 0x%08x", h);
+	check(rsspick_hash(NULL, 40, &t4, true, &h) == -RSSPICK_EINVAL,
+	      "hash: NULL key is EINVAL");
+	in[0] = 0x80;
+	check(toeplitz_hash(msft_key, 40, in, 0) == 0 &&
+	      toeplitz_hash(msft_key, 40, in, 1) == 0x6d5a56da &&
+	      toeplitz_hash(msft_key, 2, in, 1) == 0x6d5a0000,
+	      "toeplitz_hash: empty input is 0, bit 0 the key's first word, key bits past the end zero");
 
 	rss.key_len = 39;
 	check(rsspick_check(&rss, AF_INET6) == -RSSPICK_EKEYLEN,
