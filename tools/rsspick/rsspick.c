@@ -11,8 +11,8 @@
  * the algebra.  Its toeplitz_sport() returns one port per call and refuses
  * tables whose size is not a power of two.  This file adds:
  *
- *  - the whole answer as a set, the union of one coset per table slot of
- *    the queue, for counts, lists and the nearest port;
+ *  - the whole answer as a set, a bitmap of the ports of the cosets that
+ *    reach a slot of the queue, for counts, lists and the nearest port;
  *  - tables of S = 2^a * q entries, q odd: the low a bits of the hash
  *    still select the slot modulo 2^a, so the same elimination keeps the
  *    cosets that can reach a slot of the queue, and each of their ports
@@ -32,13 +32,9 @@ struct rsspick_set {
 	enum rsspick_method method;
 	uint32_t count;
 	unsigned int dim;
-	uint32_t evals;
-	/* RSSPICK_AFFINE: union of offs[j] + span(basis) */
-	u16 basis[NBITS];	/* toeplitz_eliminate()'s */
 	uint32_t ncosets;
-	u16 *offs;		/* toeplitz_solve()'s, zero at leading bits */
-	/* RSSPICK_SCAN: explicit bitmap */
-	uint64_t *bm;
+	uint32_t evals;
+	uint64_t *bm;		/* bit p set: port p is in the set */
 };
 
 static const char *const err_str[RSSPICK_ERR_MAX] = {
@@ -234,31 +230,6 @@ static uint32_t *queue_slots(const struct rsspick_rss *rss, uint32_t queue,
 	return slots;
 }
 
-/* Power-of-two table: the union of the cosets that reach the queue's slots */
-static int affine_cosets(const struct lowbits *lb, u32 h0,
-			 const uint32_t *slots, uint32_t n,
-			 struct rsspick_set *set)
-{
-	uint32_t j, cap = n;
-	u16 p;
-
-	set->method = RSSPICK_AFFINE;
-	set->dim = lb->dim;
-	memcpy(set->basis, lb->basis, sizeof(set->basis));
-	/* at most one coset per table slot, and at most 2^rank of them */
-	if (cap > BIT(NBITS - lb->dim))
-		cap = BIT(NBITS - lb->dim);
-	set->offs = malloc(sizeof(*set->offs) * (cap ? cap : 1));
-	if (!set->offs)
-		return -RSSPICK_ENOMEM;
-	/* distinct slots j have distinct low bits: the cosets are disjoint */
-	for (j = 0; j < n && set->ncosets < cap; j++)
-		if (toeplitz_solve(lb->rows, (slots[j] ^ h0) & lb->mask, &p))
-			set->offs[set->ncosets++] = p;
-	set->count = set->ncosets << lb->dim;
-	return 0;
-}
-
 /* Division-free h % d for 32-bit h and d (Lemire et al.). */
 static inline uint32_t fastmod(uint32_t h, uint64_t magic, uint32_t d)
 {
@@ -267,16 +238,22 @@ static inline uint32_t fastmod(uint32_t h, uint64_t magic, uint32_t d)
 	return (uint32_t)(((unsigned __int128)low * d) >> 64);
 }
 
-/* Other sizes: every port of the cosets that reach a residue of the queue */
-static int solve_scan(const uint32_t *indir, uint32_t S, u32 h0,
+/*
+ * Every port of the cosets whose low index bits reach a slot of @queue.
+ * On a power-of-two table those bits are the slot, so all of a coset's
+ * ports are in the set; on others each port is checked while walking the
+ * coset in Gray-code order, one XOR and a division-free modulo per port.
+ */
+static int solve_walk(const uint32_t *indir, uint32_t S, u32 h0,
 		      const u32 *col, const struct lowbits *lb,
 		      uint32_t queue, struct rsspick_set *set)
 {
 	uint64_t magic = UINT64_MAX / S + 1, *seen;
 	uint32_t r, j, g, delta[NBITS];
+	bool pow2 = is_power_of_2(S);
 	int i;
 
-	set->method = RSSPICK_SCAN;
+	set->method = pow2 ? RSSPICK_AFFINE : RSSPICK_SCAN;
 	set->dim = lb->dim;
 	set->bm = calloc(RSSPICK_BITMAP_WORDS, sizeof(*set->bm));
 	seen = calloc(((uint64_t)lb->mask + 64) / 64, sizeof(*seen));
@@ -299,13 +276,12 @@ static int solve_scan(const uint32_t *indir, uint32_t S, u32 h0,
 			continue;
 		set->ncosets++;
 		h = h0 ^ port_flips(col, port);
-		/* Gray-code walk: one XOR per port of the coset */
 		for (g = 0; ; ) {
-			if (indir[fastmod(h, magic, S)] == queue) {
+			if (pow2 || indir[fastmod(h, magic, S)] == queue) {
 				set->bm[port / 64] |= 1ULL << port % 64;
 				set->count++;
 			}
-			set->evals++;
+			set->evals += !pow2;
 			if (++g >> lb->dim)
 				break;
 			i = __builtin_ctz(g);
@@ -323,7 +299,6 @@ int rsspick_solve(const struct rsspick_rss *rss,
 {
 	struct rsspick_set *set;
 	struct lowbits lb;
-	uint32_t n, *slots;
 	u32 h0, col[NBITS];
 	int err;
 
@@ -340,15 +315,7 @@ int rsspick_solve(const struct rsspick_rss *rss,
 	if (!set)
 		return -RSSPICK_ENOMEM;
 	lowbits_init(&lb, col, rss->indir_size);
-	if (is_power_of_2(rss->indir_size)) {
-		slots = queue_slots(rss, queue, &n);
-		err = slots ? affine_cosets(&lb, h0, slots, n, set) :
-		      -RSSPICK_ENOMEM;
-		free(slots);
-	} else {
-		err = solve_scan(rss->indir, rss->indir_size, h0, col, &lb,
-				 queue, set);
-	}
+	err = solve_walk(rss->indir, rss->indir_size, h0, col, &lb, queue, set);
 	if (err) {
 		rsspick_set_free(set);
 		return err;
@@ -533,14 +500,10 @@ int rsspick_plan_solve(const struct rsspick_plan *pl,
 	set = calloc(1, sizeof(*set));
 	if (!set)
 		return -RSSPICK_ENOMEM;
-	if (is_power_of_2(pl->rss.indir_size)) {
-		err = affine_cosets(&pl->lb, h0, pl->slots, pl->nslots, set);
-	} else {
-		for (i = 0; i < NBITS; i++)
-			col[i] = pl->sport_tab[i < 8][BIT(i % 8)];
-		err = solve_scan(pl->rss.indir, pl->rss.indir_size, h0, col,
-				 &pl->lb, pl->queue, set);
-	}
+	for (i = 0; i < NBITS; i++)
+		col[i] = pl->sport_tab[i < 8][BIT(i % 8)];
+	err = solve_walk(pl->rss.indir, pl->rss.indir_size, h0, col, &pl->lb,
+			 pl->queue, set);
 	if (err) {
 		rsspick_set_free(set);
 		return err;
@@ -597,7 +560,6 @@ void rsspick_set_free(struct rsspick_set *set)
 {
 	if (!set)
 		return;
-	free(set->offs);
 	free(set->bm);
 	free(set);
 }
@@ -620,36 +582,6 @@ void rsspick_set_info(const struct rsspick_set *set,
 	info->evals = set->evals;
 }
 
-/* k-th smallest port (k < 2^dim) of coset @off */
-static u32 coset_kth(const struct rsspick_set *set, u16 off, u32 k)
-{
-	return toeplitz_coset_elem(off, set->basis, set->dim, k);
-}
-
-/*
- * Number of ports of coset @off below @x (x <= 65536): the rank that
- * toeplitz_coset_ceil() finds but does not return.
- */
-static u32 coset_below(const struct rsspick_set *set, u16 off, u32 x)
-{
-	u32 lo = 0, hi = BIT(set->dim);
-
-	while (lo < hi) {
-		u32 mid = lo + (hi - lo) / 2;
-
-		if (coset_kth(set, off, mid) < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-static bool coset_has(const struct rsspick_set *set, u16 off, u16 port)
-{
-	return toeplitz_coset_ceil(off, set->basis, set->dim, port) == port;
-}
-
 static bool bm_test(const uint64_t *bm, uint32_t p)
 {
 	return bm[p / 64] & (1ULL << p % 64);
@@ -657,157 +589,52 @@ static bool bm_test(const uint64_t *bm, uint32_t p)
 
 bool rsspick_set_has(const struct rsspick_set *set, uint16_t port)
 {
-	uint32_t j;
+	return set && bm_test(set->bm, port);
+}
 
-	if (!set)
-		return false;
-	if (set->method == RSSPICK_SCAN)
-		return bm_test(set->bm, port);
-	for (j = 0; j < set->ncosets; j++)
-		if (coset_has(set, set->offs[j], port))
-			return true;
-	return false;
+/* The first port of the set at or above @p, or 65536 */
+static uint32_t bm_next(const uint64_t *bm, uint32_t p)
+{
+	uint64_t w;
+
+	for (; p < RSSPICK_NPORTS; p = (p | 63) + 1) {
+		w = bm[p / 64] >> (p % 64);
+		if (w)
+			return p + __builtin_ctzll(w);
+	}
+	return RSSPICK_NPORTS;
 }
 
 uint32_t rsspick_set_count_range(const struct rsspick_set *set,
 				 uint16_t lo, uint16_t hi)
 {
-	uint32_t n = 0, j, p;
+	uint32_t n = 0, p;
 
 	if (!set || lo > hi)
 		return 0;
-	if (set->method == RSSPICK_SCAN) {
-		for (p = lo; p <= hi; p++)
-			n += bm_test(set->bm, p);
-		return n;
-	}
-	for (j = 0; j < set->ncosets; j++)
-		n += coset_below(set, set->offs[j], (uint32_t)hi + 1) -
-		     coset_below(set, set->offs[j], lo);
+	for (p = bm_next(set->bm, lo); p <= hi; p = bm_next(set->bm, p + 1))
+		n++;
 	return n;
-}
-
-struct heap_ent {
-	uint32_t val;
-	uint32_t k;
-	uint32_t end;
-	uint32_t coset;
-};
-
-static void heap_down(struct heap_ent *h, size_t n, size_t i)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		struct heap_ent tmp;
-
-		if (l < n && h[l].val < h[m].val)
-			m = l;
-		if (r < n && h[r].val < h[m].val)
-			m = r;
-		if (m == i)
-			return;
-		tmp = h[i];
-		h[i] = h[m];
-		h[m] = tmp;
-		i = m;
-	}
 }
 
 size_t rsspick_set_list(const struct rsspick_set *set, uint16_t lo,
 			uint16_t hi, uint16_t *out, size_t max)
 {
-	struct heap_ent *heap;
-	size_t n = 0, hn = 0, i;
-	uint32_t j;
+	size_t n = 0;
+	uint32_t p;
 
-	if (!set || !out || lo > hi || !max)
+	if (!set || !out || lo > hi)
 		return 0;
-	if (set->method == RSSPICK_SCAN) {
-		uint32_t p = lo;
-
-		while (p <= hi && n < max) {
-			uint64_t w = set->bm[p / 64] >> (p % 64);
-
-			if (!w) {
-				p = (p | 63) + 1;
-				continue;
-			}
-			p += __builtin_ctzll(w);
-			if (p > hi)
-				break;
-			out[n++] = p++;
-		}
-		return n;
-	}
-
-	/* every port of the range: through the bitmap, about 1 ns a port */
-	if (max >= rsspick_set_count_range(set, lo, hi)) {
-		uint64_t *bm = malloc(RSSPICK_BITMAP_WORDS * sizeof(*bm));
-		uint32_t p;
-
-		if (!bm)
-			return 0;
-		rsspick_set_bitmap(set, bm);
-		for (p = lo; p <= hi; p = (p | 63) + 1) {
-			uint64_t w = bm[p / 64] >> (p % 64);
-
-			for (; w; w &= w - 1) {
-				uint32_t v = p + __builtin_ctzll(w);
-
-				if (v > hi)
-					break;
-				out[n++] = v;
-			}
-		}
-		free(bm);
-		return n;
-	}
-	/* k-way merge of the cosets, each enumerated in increasing order */
-	heap = malloc(sizeof(*heap) * (set->ncosets ? set->ncosets : 1));
-	if (!heap)
-		return 0;
-	for (j = 0; j < set->ncosets; j++) {
-		struct heap_ent e = { .coset = j };
-
-		e.k = coset_below(set, set->offs[j], lo);
-		e.end = coset_below(set, set->offs[j], (uint32_t)hi + 1);
-		if (e.k >= e.end)
-			continue;
-		e.val = coset_kth(set, set->offs[j], e.k);
-		heap[hn++] = e;
-	}
-	for (i = hn; i-- > 0; )
-		heap_down(heap, hn, i);
-	while (hn && n < max) {
-		out[n++] = heap[0].val;
-		if (++heap[0].k < heap[0].end)
-			heap[0].val = coset_kth(set, set->offs[heap[0].coset],
-						heap[0].k);
-		else
-			heap[0] = heap[--hn];
-		heap_down(heap, hn, 0);
-	}
-	free(heap);
+	for (p = bm_next(set->bm, lo); p <= hi && n < max;
+	     p = bm_next(set->bm, p + 1))
+		out[n++] = p;
 	return n;
-}
-
-static void consider(uint32_t cand, uint16_t pref, bool *found,
-		     uint32_t *best)
-{
-	uint32_t d = cand > pref ? cand - pref : pref - cand;
-	uint32_t bd = *best > pref ? *best - pref : pref - *best;
-
-	if (!*found || d < bd || (d == bd && cand < *best)) {
-		*best = cand;
-		*found = true;
-	}
 }
 
 int rsspick_set_nearest(const struct rsspick_set *set, uint16_t pref,
 			uint16_t lo, uint16_t hi, uint16_t *port)
 {
-	bool found = false;
-	uint32_t best = 0, j;
+	uint32_t d;
 
 	if (!set || !port || lo > hi)
 		return -RSSPICK_EINVAL;
@@ -815,73 +642,25 @@ int rsspick_set_nearest(const struct rsspick_set *set, uint16_t pref,
 		pref = lo;
 	if (pref > hi)
 		pref = hi;
-
-	if (set->method == RSSPICK_SCAN) {
-		uint32_t d;
-
-		for (d = 0; d <= 65535; d++) {
-			if (pref >= lo + d && bm_test(set->bm, pref - d)) {
-				best = pref - d;
-				found = true;
-				break;
-			}
-			if ((uint32_t)pref + d <= hi &&
-			    bm_test(set->bm, pref + d)) {
-				best = pref + d;
-				found = true;
-				break;
-			}
-			if (pref < lo + d && (uint32_t)pref + d > hi)
-				break;
+	for (d = 0; pref >= lo + d || (uint32_t)pref + d <= hi; d++) {
+		if (pref >= lo + d && bm_test(set->bm, pref - d)) {
+			*port = pref - d;
+			return 0;
 		}
-	} else {
-		for (j = 0; j < set->ncosets; j++) {
-			uint16_t off = set->offs[j];
-			uint32_t k = coset_below(set, off, pref);
-			uint32_t v;
-
-			/* smallest element >= pref, largest < pref */
-			if (k < (1U << set->dim)) {
-				v = coset_kth(set, off, k);
-				if (v <= hi)
-					consider(v, pref, &found, &best);
-			}
-			if (k > 0) {
-				v = coset_kth(set, off, k - 1);
-				if (v >= lo)
-					consider(v, pref, &found, &best);
-			}
+		if ((uint32_t)pref + d <= hi && bm_test(set->bm, pref + d)) {
+			*port = pref + d;
+			return 0;
 		}
 	}
-	if (!found)
-		return -RSSPICK_ENOENT;
-	*port = best;
-	return 0;
+	return -RSSPICK_ENOENT;
 }
 
 void rsspick_set_bitmap(const struct rsspick_set *set,
 			uint64_t bm[RSSPICK_BITMAP_WORDS])
 {
-	uint32_t j, k;
-
 	memset(bm, 0, RSSPICK_BITMAP_WORDS * sizeof(*bm));
-	if (!set)
-		return;
-	if (set->method == RSSPICK_SCAN) {
+	if (set)
 		memcpy(bm, set->bm, RSSPICK_BITMAP_WORDS * sizeof(*bm));
-		return;
-	}
-	for (j = 0; j < set->ncosets; j++) {
-		uint32_t v = set->offs[j];
-
-		/* Gray-code walk over the coset */
-		for (k = 0; ; ) {
-			bm[v / 64] |= 1ULL << v % 64;
-			if (++k >> set->dim)
-				break;
-			v ^= set->basis[__builtin_ctz(k)];
-		}
-	}
 }
 
 int rsspick_brute(const struct rsspick_rss *rss,

@@ -72,12 +72,12 @@ int rsspick_queue(const struct rsspick_rss *rss,
 /* Validate key length for @family and the table.  0 or negative error. */
 int rsspick_check(const struct rsspick_rss *rss, int family);
 
-/* Set of source ports, the answer of rsspick_solve(). */
+/* Set of source ports, the answer of rsspick_solve(): a bitmap. */
 struct rsspick_set;
 
 enum rsspick_method {
 	RSSPICK_AFFINE,		/* power-of-two table: union of cosets */
-	RSSPICK_SCAN,		/* other sizes: affine-pruned enumeration */
+	RSSPICK_SCAN,		/* other sizes: each port of the cosets checked */
 };
 
 /*
@@ -100,8 +100,7 @@ uint32_t rsspick_set_count_range(const struct rsspick_set *set,
 				 uint16_t lo, uint16_t hi);
 /*
  * Store up to @max ports of the set within [lo, hi] into @out, ascending.
- * Returns how many were stored.  When @max covers them all, the ports come
- * from the bitmap (about 1 ns each); fewer come from a merge of the cosets.
+ * Returns how many were stored.
  */
 size_t rsspick_set_list(const struct rsspick_set *set, uint16_t lo,
 			uint16_t hi, uint16_t *out, size_t max);
