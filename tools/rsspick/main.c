@@ -481,7 +481,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			fputs(help_text, stdout);
 			exit(0);
 		case 'V':
-			printf("rsspick %s (mlx5-flexl4 tools)\n", RSSPICK_VERSION);
+			printf("rsspick %s%s\n", RSSPICK_VERSION, FLEXL4_SERIES);
 			exit(0);
 		case ':':
 			if (!strncmp(argv[optind - 1], "--", 2))

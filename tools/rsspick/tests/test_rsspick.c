@@ -943,6 +943,46 @@ static void cli_error(const char *what, const char *needle, int status,
 	      (int)strcspn(r.err, "\n"), r.err);
 }
 
+/*
+ * The installed man page renders without a groff warning, and every long
+ * option --help names is in it.
+ */
+static void test_man(const char *man)
+{
+	static struct run h;
+	char cmd[600], text[65536], opt[64];
+	const char *p;
+	int missing = 0, n = 0, warned;
+	FILE *f;
+	size_t len;
+
+	snprintf(cmd, sizeof(cmd),
+		 "groff -man -Tascii -ww %s 2>&1 >/dev/null | grep -q .", man);
+	warned = !system(cmd);
+	snprintf(cmd, sizeof(cmd), "groff -man -Tascii -ww %s 2>/dev/null", man);
+	f = popen(cmd, "r");
+	len = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
+	text[len] = '\0';
+	if (f)
+		pclose(f);
+	run_cli(&h, NULL, "--help", NULL);
+	for (p = strstr(h.out, "--"); p; p = strstr(p + 2, "--")) {
+		size_t l = 2 + strspn(p + 2, "abcdefghijklmnopqrstuvwxyz-");
+
+		if (l == 2 || l >= sizeof(opt))
+			continue;
+		snprintf(opt, sizeof(opt), "%.*s", (int)l, p);
+		n++;
+		if (!strstr(text, opt)) {
+			printf("# %s is not in the man page\n", opt);
+			missing++;
+		}
+	}
+	check(!warned && len > 1000 && n > 40 && !missing,
+	      "man page %s: renders without groff warnings, %d long options of --help all in it",
+	      man, n);
+}
+
 /* "a|b|c" into argv[1..], after @from is replaced by @to */
 static char **split_args(const char *base, const char *from, const char *to,
 			 char *buf, size_t len, char **argv)
@@ -1082,6 +1122,7 @@ static void test_cli(void)
 
 	{
 		char dir[] = "/tmp/rsspick-install.XXXXXX", cmd[1024], bin[300];
+		char man[300];
 		int rc = -1, there = 0;
 
 		if (mkdtemp(dir)) {
@@ -1090,20 +1131,38 @@ static void test_cli(void)
 			rc = system(cmd);
 			snprintf(bin, sizeof(bin), "%s/usr/bin/rsspick", dir);
 			there = !access(bin, X_OK);
+			snprintf(man, sizeof(man),
+				 "%s/usr/share/man/man8/rsspick.8", dir);
+			there = there && !access(man, R_OK);
+			if (there)
+				test_man(man);
 			snprintf(cmd, sizeof(cmd),
-				 "make -s uninstall DESTDIR=%s PREFIX=/usr >/dev/null 2>&1 && ! test -e %s && rm -r %s",
-				 dir, bin, dir);
+				 "make -s uninstall DESTDIR=%s PREFIX=/usr >/dev/null 2>&1 && ! test -e %s && ! test -e %s && rm -r %s",
+				 dir, bin, man, dir);
 			rc = rc || system(cmd);
 		}
 		check(rc == 0 && there,
-		      "make install/uninstall with DESTDIR and PREFIX: %s/usr/bin/rsspick, then none",
+		      "make install/uninstall with DESTDIR and PREFIX: %s/usr/bin/rsspick and share/man/man8/rsspick.8, then none",
 		      dir);
 	}
 
-	run_cli(&r, NULL, "--version", NULL);
-	check(r.status == 0 && !strncmp(r.out, "rsspick ", 8) &&
-	      strstr(r.out, " (mlx5-flexl4 tools)\n"),
-	      "cli --version: %.*s", (int)strcspn(r.out, "\n"), r.out);
+	{
+		char vfile[1100], *v, want[512], *p;
+
+		/* tools/VERSION as make's $(shell cat) reads it */
+		snprintf(vfile, sizeof(vfile), "%s/../../../VERSION", datadir);
+		v = NULL;
+		rss_read_file(vfile, &v, want, sizeof(want));
+		for (p = v; p && *p; p++)
+			if (*p == '\n')
+				*p = p[1] ? ' ' : '\0';
+		snprintf(want, sizeof(want), "rsspick %s (flexl4 series v4)\n",
+			 v ? v : "?");
+		free(v);
+		run_cli(&r, NULL, "--version", NULL);
+		check(r.status == 0 && !strcmp(r.out, want) && !r.err[0],
+		      "cli --version: %.*s", (int)strcspn(r.out, "\n"), r.out);
+	}
 
 	run_cli(&r, NULL, "--hash", "--key", MSFT_KEY_STR, "--indir", "equal 8",
 		"--indir-size", "128", "-s", "66.9.149.187", "-d", "161.142.100.80", "-S", "2794",
