@@ -6,11 +6,10 @@
  * A query is "which source ports land on queue Q" for a fresh flow
  * (random saddr each time, so nothing is cached between queries):
  *
- *   solver/set     rsspick_solve(): the answer as cosets (power-of-two
- *                  tables) or a bitmap (other sizes); enough for count,
- *                  first-N, nearest and membership queries.
- *   solver/bitmap  rsspick_solve() + rsspick_set_bitmap(): every port
- *                  materialised, the same output as brute force.
+ *   solver/set     rsspick_solve(): the kernel's elimination, and the
+ *                  ports of the queue's cosets in the set's bitmap.
+ *   solver/bitmap  rsspick_solve() + rsspick_set_bitmap(): the bitmap
+ *                  copied out, the same output as brute force.
  *   brute/naive    rsspick_brute(): full Toeplitz hash of each of the
  *                  65536 4-tuples.
  *   brute/incr     the strongest brute force: uses linearity too, one
