@@ -22,9 +22,9 @@ static const char help_text[] =
 "    rsspick - choose UDP source ports that land on a chosen RSS queue\n"
 "\n"
 "SYNOPSIS\n"
-"    rsspick SOURCE --saddr ADDR --daddr ADDR --dport PORT --queue Q\n"
+"    rsspick SOURCE --src ADDR --dst ADDR --dport PORT --queue Q\n"
 "            [--range LO-HI] [--count N | --near PORT] [--json]\n"
-"    rsspick SOURCE --hash --saddr ADDR --daddr ADDR\n"
+"    rsspick SOURCE --hash --src ADDR --dst ADDR\n"
 "            (--sport PORT --dport PORT | --no-ports) [--json]\n"
 "\n"
 "    SOURCE is --dev IFNAME [--context N], or --ethtool-x FILE, or\n"
@@ -38,25 +38,26 @@ static const char help_text[] =
 "    UDP (VXLAN, PSP, QUIC, Homa) the sender picks the source port.\n"
 "    rsspick lists the source ports whose packets the receiver steers to\n"
 "    queue Q.  Addresses and ports are those of the packet as the\n"
-"    receiver sees it: --saddr is the sender, --daddr the receiver.\n"
+"    receiver sees it: --src is the sender, --dst the receiver.\n"
 "\n"
 "    Toeplitz is linear over GF(2), so the ports are found by solving a\n"
 "    16-variable linear system (power-of-two tables) or by enumerating\n"
 "    the affine image of the port bits (other table sizes), not by\n"
-"    hashing every port from scratch.\n"
+"    hashing every port from scratch.  The hash and the solver are those\n"
+"    of the kernel's net/core/toeplitz.c, compiled into rsspick.\n"
 "\n"
 "RSS CONFIGURATION\n"
-"    -d, --dev IFNAME\n"
+"    -i, --dev IFNAME\n"
 "        Read key, table, hash function and input transformation from\n"
 "        the device (ethtool netlink RSS_GET, falling back to the\n"
 "        ETHTOOL_GRSSH ioctl), and rx-flow-hash for udp4/udp6.\n"
-"    -c, --context N\n"
+"    -C, --context N\n"
 "        Use RSS context N (for flows steered by an ntuple rule with\n"
 "        \"context N\").  Default 0.\n"
-"    -x, --ethtool-x FILE\n"
+"    --ethtool-x FILE\n"
 "        Parse the output of \"ethtool -x IFNAME [context N]\" saved in\n"
 "        FILE (\"-\" reads standard input).\n"
-"    -k, --key HEX\n"
+"    --key HEX\n"
 "        Hash key as colon-separated bytes (6d:5a:56:...) or plain hex.\n"
 "        At least 16 bytes for IPv4, 40 for IPv6.\n"
 "    --key-file FILE\n"
@@ -64,7 +65,7 @@ static const char help_text[] =
 "    --proc-key\n"
 "        Same as --key-file " PROC_KEY ",\n"
 "        the host-wide default key most drivers use.\n"
-"    -i, --indir LIST\n"
+"    --indir LIST\n"
 "        Indirection table: queue numbers separated by commas or spaces,\n"
 "        or \"equal N\" to spread N queues round-robin like\n"
 "        \"ethtool -X IFNAME equal N\".\n"
@@ -72,24 +73,26 @@ static const char help_text[] =
 "        Table size for \"equal N\": the device's (ethtool -x shows it;\n"
 "        mlx5 tables have at least 256 entries).  Required unless --dev\n"
 "        or --ethtool-x gives a table, whose size is then used.\n"
-"    -f, --force\n"
+"    --force\n"
 "        Turn receiver precondition failures into warnings.\n"
 "\n"
 "FLOW\n"
-"    -s, --saddr ADDR     Sender (packet source) IPv4 or IPv6 address.\n"
+"    -s, --src ADDR       Sender (packet source) IPv4 or IPv6 address.\n"
 "                         IPv4-mapped IPv6 (::ffff:a.b.c.d) is hashed as\n"
 "                         the IPv4 packet a dual-stack socket sends.\n"
-"    -D, --daddr ADDR     Receiver (packet destination) address.\n"
-"    -p, --dport PORT     UDP destination port.\n"
-"    -q, --queue Q        Receive queue the packets must land on.\n"
+"    -d, --dst ADDR       Receiver (packet destination) address.\n"
+"    -p, --proto udp      The protocol; rsspick knows UDP only.\n"
+"    -D, --dport PORT     UDP destination port.\n"
+"    -q, --queues Q       Receive queue the packets must land on (one;\n"
+"                         --queue is the same).\n"
 "\n"
 "SELECTION\n"
-"    -r, --range LO-HI    Only ports in LO..HI (default 32768-60999, the\n"
+"    --range LO-HI        Only ports in LO..HI (default 32768-60999, the\n"
 "                         ephemeral range of Linux's default\n"
-"                         net.ipv4.ip_local_port_range; -r 1-65535 for\n"
-"                         every port, privileged ones included).\n"
+"                         net.ipv4.ip_local_port_range; --range 1-65535\n"
+"                         for every port, privileged ones included).\n"
 "    -n, --count N        Only the N lowest ports of the range.\n"
-"    -N, --near PORT      Only the port of the range nearest to PORT\n"
+"    --near PORT          Only the port of the range nearest to PORT\n"
 "                         (the lower one on a tie).\n"
 "\n"
 "HASH MODE\n"
@@ -100,12 +103,20 @@ static const char help_text[] =
 "\n"
 "OUTPUT\n"
 "    -j, --json           One JSON object on standard output.\n"
-"    -v, --verbose        Describe the solve on standard error.\n"
+"    --verbose            Describe the solve on standard error.\n"
 "    -h, --help           This text.\n"
 "    -V, --version        The version.\n"
 "\n"
 "    Without --json, ports are printed one per line, ascending (or the\n"
 "    single --near port).\n"
+"\n"
+"OLD SPELLINGS\n"
+"    Accepted for one release, each with a line on standard error: -d\n"
+"    IFNAME (now -i), -i LIST (now --indir), -c N (now -C), -p PORT (now\n"
+"    -D), -D ADDR (now -d), --saddr and --daddr (now --src and --dst),\n"
+"    and -x, -k, -f, -r, -N, -v (now --ethtool-x, --key, --force,\n"
+"    --range, --near, --verbose).  -i with a bare number and -p 17 could\n"
+"    be either spelling and are refused.\n"
 "\n"
 "RECEIVER PRECONDITIONS\n"
 "    The answer is only right if the receiver hashes the way rsspick\n"
@@ -129,42 +140,59 @@ static const char help_text[] =
 "    one line on standard error.\n"
 "\n"
 "EXAMPLES\n"
-"    rsspick --dev eth0 -s 192.0.2.1 -D 192.0.2.2 -p 4789 -q 3 -n 4\n"
+"    rsspick --dev eth0 -s 192.0.2.1 -d 192.0.2.2 -D 4789 -q 3 -n 4\n"
 "    rsspick --ethtool-x eth0-x.txt --proc-key -s 2001:db8::1 \\\n"
-"            -D 2001:db8::2 -p 1000 -q 5 --near 40000\n"
+"            -d 2001:db8::2 -D 1000 -q 5 --near 40000\n"
 "    rsspick --indir 'equal 8' --indir-size 256 --key 6d:5a:56:da:... \\\n"
-"            -s 10.0.0.1 -D 10.0.0.2 -p 443 -q 2 --range 32768-60999 --json\n";
+"            -s 10.0.0.1 -d 10.0.0.2 -D 443 -q 2 --range 32768-60999 --json\n";
 
+/* Long-only options, and the old long spellings */
 enum {
-	OPT_KEY_FILE = 256,
+	OPT_ETHTOOL_X = 256,
+	OPT_KEY,
+	OPT_KEY_FILE,
 	OPT_PROC_KEY,
+	OPT_INDIR,
 	OPT_INDIR_SIZE,
+	OPT_FORCE,
+	OPT_PROTO,
+	OPT_RANGE,
+	OPT_NEAR,
 	OPT_HASH,
 	OPT_NO_PORTS,
+	OPT_VERBOSE,
+	OPT_SADDR,
+	OPT_DADDR,
+	OPT_AMBIGUOUS_I,	/* -i NUMBER: a device, or the old -i LIST */
+	OPT_AMBIGUOUS_P,	/* -p 17: UDP, or the old -p PORT */
 };
 
 static const struct option long_opts[] = {
-	{ "dev",	required_argument, NULL, 'd' },
-	{ "context",	required_argument, NULL, 'c' },
-	{ "ethtool-x",	required_argument, NULL, 'x' },
-	{ "key",	required_argument, NULL, 'k' },
+	{ "dev",	required_argument, NULL, 'i' },
+	{ "context",	required_argument, NULL, 'C' },
+	{ "ethtool-x",	required_argument, NULL, OPT_ETHTOOL_X },
+	{ "key",	required_argument, NULL, OPT_KEY },
 	{ "key-file",	required_argument, NULL, OPT_KEY_FILE },
 	{ "proc-key",	no_argument,	   NULL, OPT_PROC_KEY },
-	{ "indir",	required_argument, NULL, 'i' },
+	{ "indir",	required_argument, NULL, OPT_INDIR },
 	{ "indir-size",	required_argument, NULL, OPT_INDIR_SIZE },
-	{ "force",	no_argument,	   NULL, 'f' },
-	{ "saddr",	required_argument, NULL, 's' },
-	{ "daddr",	required_argument, NULL, 'D' },
-	{ "dport",	required_argument, NULL, 'p' },
+	{ "force",	no_argument,	   NULL, OPT_FORCE },
+	{ "src",	required_argument, NULL, 's' },
+	{ "dst",	required_argument, NULL, 'd' },
+	{ "saddr",	required_argument, NULL, OPT_SADDR },
+	{ "daddr",	required_argument, NULL, OPT_DADDR },
+	{ "proto",	required_argument, NULL, OPT_PROTO },
+	{ "dport",	required_argument, NULL, 'D' },
 	{ "sport",	required_argument, NULL, 'S' },
+	{ "queues",	required_argument, NULL, 'q' },
 	{ "queue",	required_argument, NULL, 'q' },
-	{ "range",	required_argument, NULL, 'r' },
+	{ "range",	required_argument, NULL, OPT_RANGE },
 	{ "count",	required_argument, NULL, 'n' },
-	{ "near",	required_argument, NULL, 'N' },
+	{ "near",	required_argument, NULL, OPT_NEAR },
 	{ "hash",	no_argument,	   NULL, OPT_HASH },
 	{ "no-ports",	no_argument,	   NULL, OPT_NO_PORTS },
 	{ "json",	no_argument,	   NULL, 'j' },
-	{ "verbose",	no_argument,	   NULL, 'v' },
+	{ "verbose",	no_argument,	   NULL, OPT_VERBOSE },
 	{ "help",	no_argument,	   NULL, 'h' },
 	{ "version",	no_argument,	   NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -203,7 +231,8 @@ static int die(int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	/* 2 is bad usage: say where the usage is */
+	fputs(code == 2 ? " (rsspick --help)\n" : "\n", stderr);
 	return code;
 }
 
@@ -269,30 +298,105 @@ static int parse_addr(const char *s, int *family, uint8_t out[16])
 	return -1;
 }
 
+static bool is_addr(const char *s)
+{
+	uint8_t a[16];
+
+	return inet_pton(AF_INET, s, a) == 1 || inet_pton(AF_INET6, s, a) == 1;
+}
+
+static bool is_number(const char *s)
+{
+	return *s && strspn(s, "0123456789") == strlen(s);
+}
+
+/* "equal N", or queue numbers with a separator: no interface name */
+static bool is_table(const char *s)
+{
+	return !strncmp(s, "equal", 5) ||
+	       (strspn(s, "0123456789, \t") == strlen(s) && strpbrk(s, ", \t"));
+}
+
+static int deprecated(const char *old, const char *now, int opt)
+{
+	fprintf(stderr, "%s: %s is deprecated, use %s\n", prog, old, now);
+	return opt;
+}
+
+/*
+ * The option an old spelling stands for, after its deprecation line.  A
+ * letter whose meaning changed is read by its argument's form.
+ */
+static int new_spelling(int c, bool is_long, const char *arg)
+{
+	if (is_long)
+		return c == OPT_SADDR ? deprecated("--saddr", "-s (--src)", 's') :
+		       c == OPT_DADDR ? deprecated("--daddr", "-d (--dst)", 'd') :
+		       c;
+	switch (c) {
+	case 'd':
+		return is_addr(arg) ? 'd' :
+		       deprecated("-d IFNAME", "-i (--dev)", 'i');
+	case 'D':
+		return is_addr(arg) ? deprecated("-D ADDR", "-d (--dst)", 'd') :
+		       'D';
+	case 'i':
+		return is_table(arg) ? deprecated("-i LIST", "--indir", OPT_INDIR) :
+		       is_number(arg) ? OPT_AMBIGUOUS_I : 'i';
+	case 'p':
+		return !strcmp(arg, "17") ? OPT_AMBIGUOUS_P :
+		       is_number(arg) ? deprecated("-p PORT", "-D (--dport)", 'D') :
+		       OPT_PROTO;
+	case 'c':
+		return deprecated("-c", "-C (--context)", 'C');
+	case 'x':
+		return deprecated("-x", "--ethtool-x", OPT_ETHTOOL_X);
+	case 'k':
+		return deprecated("-k", "--key", OPT_KEY);
+	case 'f':
+		return deprecated("-f", "--force", OPT_FORCE);
+	case 'r':
+		return deprecated("-r", "--range", OPT_RANGE);
+	case 'N':
+		return deprecated("-N", "--near", OPT_NEAR);
+	case 'v':
+		return deprecated("-v", "--verbose", OPT_VERBOSE);
+	}
+	return c;
+}
+
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	unsigned long v;
-	int c;
+	int c, idx;
 
 	memset(o, 0, sizeof(*o));
 	o->lo = 32768;	/* Linux's default ephemeral range */
 	o->hi = 60999;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "d:c:x:k:i:fs:D:p:S:q:r:n:N:jvhV",
-				long_opts, NULL)) != -1) {
+	for (idx = -1; (c = getopt_long(argc, argv,
+					":i:C:s:d:p:D:S:q:n:jhVc:x:k:fr:N:v",
+					long_opts, &idx)) != -1; idx = -1) {
+		if (c != '?' && c != ':')
+			c = new_spelling(c, idx >= 0, optarg);
 		switch (c) {
-		case 'd':
+		case OPT_AMBIGUOUS_I:
+			return die(2, "-i %s is a device name or an old-style table: write --dev %s or --indir %s",
+				   optarg, optarg, optarg);
+		case OPT_AMBIGUOUS_P:
+			return die(2, "-p 17 is the protocol or an old-style port: write --proto udp or --dport 17");
+		case 'i':
 			o->dev = optarg;
 			break;
-		case 'c':
+		case 'C':
 			if (parse_num(optarg, UINT32_MAX, &v))
 				return die(2, "bad --context '%s'", optarg);
 			o->context = v;
 			break;
-		case 'x':
+		case OPT_ETHTOOL_X:
 			o->ethtool_x = optarg;
 			break;
-		case 'k':
+		case OPT_KEY:
 			o->key = optarg;
 			break;
 		case OPT_KEY_FILE:
@@ -301,57 +405,63 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case OPT_PROC_KEY:
 			o->key_file = PROC_KEY;
 			break;
-		case 'i':
+		case OPT_INDIR:
 			o->indir = optarg;
 			break;
 		case OPT_INDIR_SIZE:
 			if (parse_num(optarg, RSSPICK_MAX_INDIR, &v) || !v)
-				return die(2, "bad --indir-size '%s' (1..%u)",
+				return die(2, "bad --indir-size '%s': want 1..%u",
 					   optarg, RSSPICK_MAX_INDIR);
 			o->indir_size = v;
 			break;
-		case 'f':
+		case OPT_FORCE:
 			o->force = true;
 			break;
 		case 's':
 			o->saddr_s = optarg;
 			break;
-		case 'D':
+		case 'd':
 			o->daddr_s = optarg;
 			break;
-		case 'p':
+		case OPT_PROTO:
+			if (strcmp(optarg, "udp") && strcmp(optarg, "17"))
+				return die(2, "bad --proto '%s': rsspick picks UDP source ports, want udp",
+					   optarg);
+			break;
+		case 'D':
 			if (parse_port(optarg, &o->dport))
-				return die(2, "bad --dport '%s' (0..65535)",
+				return die(2, "bad --dport '%s': want 0..65535",
 					   optarg);
 			o->have_dport = true;
 			break;
 		case 'S':
 			if (parse_port(optarg, &o->sport))
-				return die(2, "bad --sport '%s' (0..65535)",
+				return die(2, "bad --sport '%s': want 0..65535",
 					   optarg);
 			o->have_sport = true;
 			break;
 		case 'q':
 			if (parse_num(optarg, UINT32_MAX, &v))
-				return die(2, "bad --queue '%s'", optarg);
+				return die(2, "bad --queues '%s': want one queue number",
+					   optarg);
 			o->queue = v;
 			o->have_queue = true;
 			break;
-		case 'r':
+		case OPT_RANGE:
 			if (parse_range(optarg, &o->lo, &o->hi))
-				return die(2, "bad --range '%s' (want LO-HI, 0 <= LO <= HI <= 65535)",
+				return die(2, "bad --range '%s': want LO-HI, 0 <= LO <= HI <= 65535",
 					   optarg);
 			break;
 		case 'n':
 			if (parse_num(optarg, RSSPICK_NPORTS, &v) || !v)
-				return die(2, "bad --count '%s' (1..65536)",
+				return die(2, "bad --count '%s': want 1..65536",
 					   optarg);
 			o->count = v;
 			o->have_count = true;
 			break;
-		case 'N':
+		case OPT_NEAR:
 			if (parse_port(optarg, &o->near))
-				return die(2, "bad --near '%s' (0..65535)",
+				return die(2, "bad --near '%s': want 0..65535",
 					   optarg);
 			o->have_near = true;
 			break;
@@ -364,36 +474,38 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'j':
 			o->json = true;
 			break;
-		case 'v':
+		case OPT_VERBOSE:
 			o->verbose = true;
 			break;
 		case 'h':
 			fputs(help_text, stdout);
 			exit(0);
 		case 'V':
-			printf("rsspick %s (mlx5-flexl4 tools)\n", RSSPICK_VERSION);
+			printf("rsspick %s%s\n", RSSPICK_VERSION, FLEXL4_SERIES);
 			exit(0);
+		case ':':
+			if (!strncmp(argv[optind - 1], "--", 2))
+				return die(2, "option '%s' needs an argument",
+					   argv[optind - 1]);
+			return die(2, "option '-%c' needs an argument", optopt);
 		default:
 			if (optopt && optopt < 256)
-				return die(2, "bad or incomplete option '-%c' (see --help)",
-					   optopt);
-			return die(2, "bad or incomplete option '%s' (see --help)",
-				   argv[optind - 1]);
+				return die(2, "unknown option '-%c'", optopt);
+			return die(2, "unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
-		return die(2, "unexpected argument '%s' (see --help)",
-			   argv[optind]);
+		return die(2, "unexpected argument '%s'", argv[optind]);
 	if (!o->dev && !o->ethtool_x && !o->indir)
-		return die(2, "no RSS configuration: use --dev, --ethtool-x or --indir (see --help)");
+		return die(2, "no RSS configuration: use --dev, --ethtool-x or --indir");
 	if (o->dev && o->ethtool_x)
 		return die(2, "--dev and --ethtool-x are mutually exclusive");
 	if (o->context && !o->dev)
-		return die(2, "--context goes with --dev (record \"ethtool -x DEV context N\" for --ethtool-x)");
+		return die(2, "--context goes with --dev; for --ethtool-x record \"ethtool -x DEV context N\"");
 	if (o->key && o->key_file)
 		return die(2, "--key and --key-file/--proc-key are mutually exclusive");
 	if (!o->saddr_s || !o->daddr_s)
-		return die(2, "--saddr and --daddr are required");
+		return die(2, "--src and --dst are required");
 	if (o->hash) {
 		if (!o->no_ports && (!o->have_sport || !o->have_dport))
 			return die(2, "--hash needs --sport and --dport, or --no-ports");
@@ -646,13 +758,13 @@ int main(int argc, char **argv)
 
 	memset(&t, 0, sizeof(t));
 	if (parse_addr(o.saddr_s, &t.family, t.saddr))
-		return die(2, "bad --saddr '%s' (want an IPv4 or IPv6 address)",
+		return die(2, "bad --src '%s': want an IPv4 or IPv6 address",
 			   o.saddr_s);
 	if (parse_addr(o.daddr_s, &fam2, t.daddr))
-		return die(2, "bad --daddr '%s' (want an IPv4 or IPv6 address)",
+		return die(2, "bad --dst '%s': want an IPv4 or IPv6 address",
 			   o.daddr_s);
 	if (fam2 != t.family)
-		return die(2, "--saddr and --daddr must both be IPv4 or both IPv6");
+		return die(2, "--src and --dst must both be IPv4 or both IPv6");
 	t.sport = o.sport;
 	t.dport = o.dport;
 

@@ -2,11 +2,10 @@
 /*
  * rsspick - choose UDP source ports that land on a chosen RSS queue.
  *
- * Toeplitz hash over the IPv4/IPv6 2-tuple and 4-tuple, and a solver that,
- * given the receiver's key and indirection table, returns the source ports
- * whose hash selects a target queue.  Toeplitz is linear over GF(2), so the
- * solver works on the 16 source-port bits with linear algebra rather than
- * by hashing every port.
+ * The hash and the solver are the series' net/core/toeplitz.c, compiled into
+ * the library as is; this API answers with the whole set of source ports
+ * whose hash selects a target queue (counts, lists, the nearest port),
+ * takes tables of any size, and plans many flows of one configuration.
  */
 #ifndef RSSPICK_H
 #define RSSPICK_H
@@ -21,8 +20,6 @@
 #define RSSPICK_MAX_INDIR	(1U << 20)
 /* Largest key accepted; real NICs use 40 or 52 bytes. */
 #define RSSPICK_MAX_KEY		4096U
-/* Bytes of Toeplitz input for an IPv6 4-tuple, the longest we hash. */
-#define RSSPICK_MAX_INPUT	36U
 
 /* Error codes; functions return them negated (-RSSPICK_EKEYLEN, ...). */
 enum rsspick_err {
@@ -57,21 +54,13 @@ struct rsspick_rss {
 };
 
 /*
- * Plain Toeplitz hash of @in_len bytes.  Needs key_len >= in_len + 4.
- * Returns 0 or a negative error code.
+ * The series' toeplitz_hash() (net/core/toeplitz.c, built into the
+ * library): the hash of @len bytes; key bits past @key_size count as zero.
  */
-int rsspick_toeplitz(const uint8_t *key, size_t key_len,
-		     const uint8_t *in, size_t in_len, uint32_t *hash);
+uint32_t toeplitz_hash(const uint8_t *key, uint32_t key_size,
+		       const uint8_t *data, uint32_t len);
 
-/*
- * Serialise @t as Toeplitz input: saddr, daddr and, if @l4, sport, dport,
- * all in network byte order.  Returns the length (8, 12, 32 or 36) or a
- * negative error code.
- */
-int rsspick_tuple_input(const struct rsspick_tuple *t, bool l4,
-			uint8_t out[RSSPICK_MAX_INPUT]);
-
-/* Hash of the 2-tuple (@l4 false) or 4-tuple (@l4 true). */
+/* Hash of the 2-tuple (@l4 false) or 4-tuple (@l4 true): toeplitz_flow_hash(). */
 int rsspick_hash(const uint8_t *key, size_t key_len,
 		 const struct rsspick_tuple *t, bool l4, uint32_t *hash);
 
@@ -83,12 +72,12 @@ int rsspick_queue(const struct rsspick_rss *rss,
 /* Validate key length for @family and the table.  0 or negative error. */
 int rsspick_check(const struct rsspick_rss *rss, int family);
 
-/* Set of source ports, the answer of rsspick_solve(). */
+/* Set of source ports, the answer of rsspick_solve(): a bitmap. */
 struct rsspick_set;
 
 enum rsspick_method {
 	RSSPICK_AFFINE,		/* power-of-two table: union of cosets */
-	RSSPICK_SCAN,		/* other sizes: affine-pruned enumeration */
+	RSSPICK_SCAN,		/* other sizes: each port of the cosets checked */
 };
 
 /*
@@ -111,8 +100,7 @@ uint32_t rsspick_set_count_range(const struct rsspick_set *set,
 				 uint16_t lo, uint16_t hi);
 /*
  * Store up to @max ports of the set within [lo, hi] into @out, ascending.
- * Returns how many were stored.  When @max covers them all, the ports come
- * from the bitmap (about 1 ns each); fewer come from a merge of the cosets.
+ * Returns how many were stored.
  */
 size_t rsspick_set_list(const struct rsspick_set *set, uint16_t lo,
 			uint16_t hi, uint16_t *out, size_t max);

@@ -6,11 +6,10 @@
  * A query is "which source ports land on queue Q" for a fresh flow
  * (random saddr each time, so nothing is cached between queries):
  *
- *   solver/set     rsspick_solve(): the answer as cosets (power-of-two
- *                  tables) or a bitmap (other sizes); enough for count,
- *                  first-N, nearest and membership queries.
- *   solver/bitmap  rsspick_solve() + rsspick_set_bitmap(): every port
- *                  materialised, the same output as brute force.
+ *   solver/set     rsspick_solve(): the kernel's elimination, and the
+ *                  ports of the queue's cosets in the set's bitmap.
+ *   solver/bitmap  rsspick_solve() + rsspick_set_bitmap(): the bitmap
+ *                  copied out, the same output as brute force.
  *   brute/naive    rsspick_brute(): full Toeplitz hash of each of the
  *                  65536 4-tuples.
  *   brute/incr     the strongest brute force: uses linearity too, one
@@ -22,6 +21,9 @@
  *
  *   plan           rsspick_plan_port() on a plan made once for the key,
  *                  table and queue (outside the timing).
+ *   old plan       with "make bench OLD=DIR": the same, by DIR/rsspick.c
+ *                  (another version, its symbols renamed old_*), measured
+ *                  right after the plan, config by config.
  *   solve          rsspick_solve() from scratch: the set only, no port
  *                  taken yet (the conservative baseline);
  *   solve+port     the same, then its lowest port, rsspick_set_list(, 1),
@@ -114,28 +116,38 @@ static uint32_t brute_incr(const struct rsspick_rss *rss,
 }
 
 enum mode { SOLVE_SET, SOLVE_BITMAP, BRUTE_INCR, BRUTE_NAIVE, LIST_ALL,
-	    PORT_PLAN, PORT_SOLVE, PORT_SOLVE1, PORT_BRUTE, PORT_BRUTE_TAB,
+	    PORT_PLAN, PORT_PLAN_OLD, PORT_SOLVE, PORT_SOLVE1, PORT_BRUTE, PORT_BRUTE_TAB,
 	    NMODES };
 
+/* The 4-tuple as the device feeds it: saddr, daddr, sport, dport */
+static int flow_bytes(const struct rsspick_tuple *t, uint8_t *in)
+{
+	int alen = t->family == AF_INET ? 4 : 16;
+
+	memcpy(in, t->saddr, alen);
+	memcpy(in + alen, t->daddr, alen);
+	in[2 * alen] = t->sport >> 8;
+	in[2 * alen + 1] = t->sport;
+	in[2 * alen + 2] = t->dport >> 8;
+	in[2 * alen + 3] = t->dport;
+	return 2 * alen + 4;
+}
+
 /* Byte tables of the key: btab[i][v] = hash of an input whose byte i is v. */
-static uint32_t btab[RSSPICK_MAX_INPUT][256];
+static uint32_t btab[36][256];
 
 static void btab_init(const struct rsspick_rss *rss, int family)
 {
 	struct rsspick_tuple t = { .family = family };
-	uint8_t in[RSSPICK_MAX_INPUT] = { 0 };
-	int len = rsspick_tuple_input(&t, true, in), i, b;
-	uint32_t v, w[8];
+	uint8_t in[36] = { 0 };
+	int len = flow_bytes(&t, in), i, v;
 
 	for (i = 0; i < len; i++) {
-		for (b = 0; b < 8; b++) {
-			memset(in, 0, sizeof(in));
-			in[i] = 0x80 >> b;
-			rsspick_toeplitz(rss->key, rss->key_len, in, len, &w[b]);
+		for (v = 0; v < 256; v++) {
+			in[i] = v;
+			btab[i][v] = toeplitz_hash(rss->key, rss->key_len, in, len);
 		}
-		btab[i][0] = 0;
-		for (v = 1; v < 256; v++)
-			btab[i][v] = btab[i][v & (v - 1)] ^ w[7 - __builtin_ctz(v)];
+		in[i] = 0;
 	}
 }
 
@@ -143,13 +155,13 @@ static void btab_init(const struct rsspick_rss *rss, int family)
 static uint32_t brute_tab(const struct rsspick_rss *rss,
 			  struct rsspick_tuple *t, uint32_t q)
 {
-	uint8_t in[RSSPICK_MAX_INPUT];
+	uint8_t in[36];
 	uint32_t h0 = 0, h, s, mask = rss->indir_size - 1;
 	bool pow2 = !(rss->indir_size & mask);
 	int len, i, sp;
 
 	t->sport = 0;
-	len = rsspick_tuple_input(t, true, in);
+	len = flow_bytes(t, in);
 	for (i = 0; i < len; i++)
 		h0 ^= btab[i][in[i]];
 	sp = len - 4;
@@ -161,7 +173,20 @@ static uint32_t brute_tab(const struct rsspick_rss *rss,
 	return 0;
 }
 
-static struct rsspick_plan *plan;
+static struct rsspick_plan *plan, *old_plan;
+
+#ifdef BENCH_OLD
+int old_rsspick_plan_new(const struct rsspick_rss *rss, int family,
+			 uint32_t queue, struct rsspick_plan **out);
+void old_rsspick_plan_free(struct rsspick_plan *plan);
+int old_rsspick_plan_port(const struct rsspick_plan *plan,
+			  const struct rsspick_tuple *t, uint16_t lo,
+			  uint16_t hi, uint16_t *port);
+#else
+#define old_rsspick_plan_new(rss, family, q, out)	(*(out) = NULL, 0)
+#define old_rsspick_plan_free(plan)			((void)(plan))
+#define old_rsspick_plan_port(plan, t, lo, hi, port)	(-1)
+#endif
 static uint16_t ports[RSSPICK_NPORTS];
 
 static uint32_t one_query(enum mode m, const struct rsspick_rss *rss,
@@ -195,6 +220,10 @@ static uint32_t one_query(enum mode m, const struct rsspick_rss *rss,
 		break;
 	case PORT_PLAN:
 		if (!rsspick_plan_port(plan, t, 1, 65535, ports))
+			n = ports[0];
+		break;
+	case PORT_PLAN_OLD:
+		if (!old_rsspick_plan_port(old_plan, t, 1, 65535, ports))
 			n = ports[0];
 		break;
 	case PORT_SOLVE:
@@ -273,7 +302,12 @@ int main(void)
 {
 	double qps[NMODES], geo_naive = 0, geo_incr = 0, geo_set = 0;
 	double geo_set_pow2 = 0, geo_ps[2] = { 0 }, geo_pb[2] = { 0 };
-	double geo_pt[2] = { 0 };
+	double geo_pt[2] = { 0 }, geo_old = 0;
+#ifdef BENCH_OLD
+	bool old_plan_cols = true;
+#else
+	bool old_plan_cols = false;
+#endif
 	uint64_t t0 = now_ns();
 	int npow2 = 0, c, m, k;
 
@@ -315,31 +349,41 @@ int main(void)
 	       __builtin_exp(geo_set_pow2 / npow2));
 
 	printf("\na port for queue 1 on a new flow, flows/s (plan made once per key, table, queue)\n");
-	printf("%-38s %10s %10s %11s %10s %10s %11s %11s %11s\n", "config",
+	printf("%-38s %10s %10s %11s %10s %10s %11s %11s %11s%s\n", "config",
 	       "plan", "solve", "solve+port", "brute", "brute/tab",
-	       "plan/solve", "plan/brute", "plan/b.tab");
+	       "plan/solve", "plan/brute", "plan/b.tab",
+	       old_plan_cols ? "   old plan    new/old" : "");
 	for (c = 0; c < NCFG; c++) {
 		const struct config *cf = &cfgs[c];
 		struct rsspick_tuple t;
 		struct rsspick_rss rss;
 
 		setup(c, &rss, &t);
-		if (rsspick_plan_new(&rss, cf->family, 1, &plan))
+		if (rsspick_plan_new(&rss, cf->family, 1, &plan) ||
+		    old_rsspick_plan_new(&rss, cf->family, 1, &old_plan))
 			return 1;
 		btab_init(&rss, cf->family);
 		for (m = PORT_PLAN; m <= PORT_BRUTE_TAB; m++)
-			qps[m] = measure(m, &rss, &t, 1, BUDGET_NS / 2);
-		printf("%-38s %10.0f %10.0f %11.0f %10.0f %10.0f %10.1fx %10.1fx %10.2fx\n",
+			if (m != PORT_PLAN_OLD || old_plan_cols)
+				qps[m] = measure(m, &rss, &t, 1, BUDGET_NS / 2);
+		printf("%-38s %10.0f %10.0f %11.0f %10.0f %10.0f %10.1fx %10.1fx %10.2fx",
 		       cf->name, qps[PORT_PLAN], qps[PORT_SOLVE],
 		       qps[PORT_SOLVE1], qps[PORT_BRUTE], qps[PORT_BRUTE_TAB],
 		       qps[PORT_PLAN] / qps[PORT_SOLVE],
 		       qps[PORT_PLAN] / qps[PORT_BRUTE],
 		       qps[PORT_PLAN] / qps[PORT_BRUTE_TAB]);
+		if (old_plan_cols) {
+			printf(" %10.0f %9.2fx", qps[PORT_PLAN_OLD],
+			       qps[PORT_PLAN] / qps[PORT_PLAN_OLD]);
+			geo_old += __builtin_log(qps[PORT_PLAN] / qps[PORT_PLAN_OLD]);
+		}
+		putchar('\n');
 		k = !!(cf->size & (cf->size - 1));
 		geo_ps[k] += __builtin_log(qps[PORT_PLAN] / qps[PORT_SOLVE]);
 		geo_pb[k] += __builtin_log(qps[PORT_PLAN] / qps[PORT_BRUTE]);
 		geo_pt[k] += __builtin_log(qps[PORT_PLAN] / qps[PORT_BRUTE_TAB]);
 		rsspick_plan_free(plan);
+		old_rsspick_plan_free(old_plan);
 		free((uint32_t *)rss.indir);
 	}
 	printf("geometric mean ratio, plan vs solve from scratch: %.1fx (pow2 tables), %.1fx (others)\n",
@@ -351,6 +395,9 @@ int main(void)
 	printf("geometric mean ratio, plan vs brute force with byte tables: %.2fx (pow2 tables), %.2fx (others)\n",
 	       __builtin_exp(geo_pt[0] / npow2),
 	       __builtin_exp(geo_pt[1] / (NCFG - npow2)));
+	if (old_plan_cols)
+		printf("geometric mean ratio, plan vs old plan: %.2fx\n",
+		       __builtin_exp(geo_old / NCFG));
 	printf("total %.1f s\n", (now_ns() - t0) / 1e9);
 	return 0;
 }

@@ -155,14 +155,22 @@ static void test_lib_errors(void)
 	make_tuple(&t4, "10.0.0.1", "10.0.0.2", 1, 2);
 	make_tuple(&t6, "2001:db8::1", "2001:db8::2", 1, 2);
 
-	check(rsspick_toeplitz(msft_key, 15, in, 12, &h) == -RSSPICK_EKEYLEN,
-	      "toeplitz: 15-byte key for 12-byte input is EKEYLEN");
-	check(rsspick_toeplitz(msft_key, 16, in, 12, &h) == 0,
-	      "toeplitz: 16-byte key for 12-byte input is accepted");
-	check(rsspick_toeplitz(NULL, 40, in, 12, &h) == -RSSPICK_EINVAL,
-	      "toeplitz: NULL key is EINVAL");
-	check(rsspick_toeplitz(msft_key, 40, in, 0, &h) == 0 && h == 0,
-	      "toeplitz: empty input hashes to 0");
+	check(rsspick_hash(msft_key, 15, &t4, true, &h) == -RSSPICK_EKEYLEN,
+	      "hash: 15-byte key for the 12-byte IPv4 4-tuple is EKEYLEN");
+	e = rsspick_hash(msft_key, 16, &t4, true, &h);
+	check(!e && h == 0xc0c18b8c,
+	      "hash: 16-byte key for the 12-byte IPv4 4-tuple: 0x%08x", h);
+	e = rsspick_hash(msft_key, 11, &t4, false, &h) == -RSSPICK_EKEYLEN;
+	e = e && !rsspick_hash(msft_key, 12, &t4, false, &h);
+	check(e && h == 0x02b7c9b1,
+	      "hash: the 8-byte IPv4 2-tuple needs 12 key bytes: 0x%08x", h);
+	check(rsspick_hash(NULL, 40, &t4, true, &h) == -RSSPICK_EINVAL,
+	      "hash: NULL key is EINVAL");
+	in[0] = 0x80;
+	check(toeplitz_hash(msft_key, 40, in, 0) == 0 &&
+	      toeplitz_hash(msft_key, 40, in, 1) == 0x6d5a56da &&
+	      toeplitz_hash(msft_key, 2, in, 1) == 0x6d5a0000,
+	      "toeplitz_hash: empty input is 0, bit 0 the key's first word, key bits past the end zero");
 
 	rss.key_len = 39;
 	check(rsspick_check(&rss, AF_INET6) == -RSSPICK_EKEYLEN,
@@ -819,22 +827,14 @@ static int drain(int fd, char *buf, size_t cap)
 }
 
 /* Run the CLI; stdout and stderr go to temp files to avoid deadlock. */
-static int run_cli(struct run *r, const char *stdin_file, ...)
+static int run_argv(struct run *r, const char *stdin_file, char **argv)
 {
-	char *argv[64];
 	char ofile[] = "/tmp/rsspick-test-XXXXXX";
 	char efile[] = "/tmp/rsspick-test-XXXXXX";
-	int ofd, efd, argc = 0, st;
-	va_list ap;
+	int ofd, efd, st;
 	pid_t pid;
 
-	argv[argc++] = (char *)(cli_bin ? cli_bin : bin);
-	va_start(ap, stdin_file);
-	while (argc < 63 && (argv[argc] = va_arg(ap, char *)))
-		argc++;
-	va_end(ap);
-	argv[argc] = NULL;
-
+	argv[0] = (char *)(cli_bin ? cli_bin : bin);
 	ofd = mkstemp(ofile);
 	efd = mkstemp(efile);
 	if (ofd < 0 || efd < 0)
@@ -866,6 +866,20 @@ static int run_cli(struct run *r, const char *stdin_file, ...)
 	close(ofd);
 	close(efd);
 	return 0;
+}
+
+static int run_cli(struct run *r, const char *stdin_file, ...)
+{
+	char *argv[64];
+	int argc = 1;
+	va_list ap;
+
+	va_start(ap, stdin_file);
+	while (argc < 63 && (argv[argc] = va_arg(ap, char *)))
+		argc++;
+	va_end(ap);
+	argv[argc] = NULL;
+	return run_argv(r, stdin_file, argv);
 }
 
 static int one_line(const char *s)
@@ -929,6 +943,152 @@ static void cli_error(const char *what, const char *needle, int status,
 	      (int)strcspn(r.err, "\n"), r.err);
 }
 
+/*
+ * The installed man page renders without a groff warning, and every long
+ * option --help names is in it.
+ */
+static void test_man(const char *man)
+{
+	static struct run h;
+	char cmd[600], text[65536], opt[64];
+	const char *p;
+	int missing = 0, n = 0, warned;
+	FILE *f;
+	size_t len;
+
+	snprintf(cmd, sizeof(cmd),
+		 "groff -man -Tascii -ww %s 2>&1 >/dev/null | grep -q .", man);
+	warned = !system(cmd);
+	snprintf(cmd, sizeof(cmd), "groff -man -Tascii -ww %s 2>/dev/null", man);
+	f = popen(cmd, "r");
+	len = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
+	text[len] = '\0';
+	if (f)
+		pclose(f);
+	run_cli(&h, NULL, "--help", NULL);
+	for (p = strstr(h.out, "--"); p; p = strstr(p + 2, "--")) {
+		size_t l = 2 + strspn(p + 2, "abcdefghijklmnopqrstuvwxyz-");
+
+		if (l == 2 || l >= sizeof(opt))
+			continue;
+		snprintf(opt, sizeof(opt), "%.*s", (int)l, p);
+		n++;
+		if (!strstr(text, opt)) {
+			printf("# %s is not in the man page\n", opt);
+			missing++;
+		}
+	}
+	check(!warned && len > 1000 && n > 40 && !missing,
+	      "man page %s: renders without groff warnings, %d long options of --help all in it",
+	      man, n);
+}
+
+/* "a|b|c" into argv[1..], after @from is replaced by @to */
+static char **split_args(const char *base, const char *from, const char *to,
+			 char *buf, size_t len, char **argv)
+{
+	const char *at = strstr(base, from);
+	int argc = 1;
+	char *p;
+
+	snprintf(buf, len, "%.*s%s%s", (int)(at - base), base, to,
+		 at + strlen(from));
+	for (p = strtok(buf, "|"); p && argc < 31; p = strtok(NULL, "|"))
+		argv[argc++] = p;
+	argv[argc] = NULL;
+	return argv;
+}
+
+/*
+ * Each old spelling answers as the new one does, with one line more on
+ * stderr first; each new one prints no such line.
+ */
+static void test_spellings(void)
+{
+	static struct run rn, ro;
+	static char base[3][1400], xor[1024], bn[1500], bo[1500], want[4200];
+	char *an[32], *ao[32];
+	static const struct {
+		int base;
+		const char *from, *now, *old;	/* "|" between arguments */
+		const char *line;	/* the old spelling's, "" if none */
+	} c[] = {
+		{ 0, "--key|", "--key|", "-k|", "-k is deprecated, use --key" },
+		{ 0, "--indir|", "--indir|", "-i|", "-i LIST is deprecated, use --indir" },
+		{ 0, "-s|", "--src|", "--saddr|", "--saddr is deprecated, use -s (--src)" },
+		{ 0, "-d|", "--dst|", "--daddr|", "--daddr is deprecated, use -d (--dst)" },
+		{ 0, "-d|", "-d|", "-D|", "-D ADDR is deprecated, use -d (--dst)" },
+		{ 0, "-D|", "--dport|", "-p|", "-p PORT is deprecated, use -D (--dport)" },
+		{ 0, "--range|", "--range|", "-r|", "-r is deprecated, use --range" },
+		{ 0, "-n|3", "--near|40000", "-N|40000", "-N is deprecated, use --near" },
+		{ 0, "-n|", "--verbose|-n|", "-v|-n|", "-v is deprecated, use --verbose" },
+		{ 0, "-n|", "--count|", "-n|", "" },
+		{ 0, "-q|", "--queues|", "--queue|", "" },
+		{ 0, "-q|", "-q|", "-p|udp|-q|", "" },
+		{ 0, "-q|", "--proto|udp|-j|-q|", "--proto|17|--json|-q|", "" },
+		{ 1, "--ethtool-x|", "--ethtool-x|", "-x|", "-x is deprecated, use --ethtool-x" },
+		{ 1, "--force|", "--force|", "-f|", "-f is deprecated, use --force" },
+		{ 2, "-i|", "-i|", "-d|", "-d IFNAME is deprecated, use -i (--dev)" },
+		{ 2, "-i|", "--dev|", "--dev|", "" },
+		{ 2, "-q|0", "-q|0|-C|7", "-q|0|-c|7", "-c is deprecated, use -C (--context)" },
+		{ 1, "--force|", "--force|--context|7|", "--force|-c|7|", "-c is deprecated, use -C (--context)" },
+	};
+	size_t i;
+
+	snprintf(xor, sizeof(xor), "%s/hfunc-xor.txt", datadir);
+	snprintf(base[0], sizeof(base[0]),
+		 "--key|%s|--indir|equal 8|--indir-size|128|-s|10.0.0.1|-d|10.0.0.2|-D|443|-q|2|-n|3|--range|1-65535",
+		 MSFT_KEY_STR);
+	snprintf(base[1], sizeof(base[1]),
+		 "--ethtool-x|%s|--force|-s|10.0.0.1|-d|10.0.0.2|-D|1|-q|0|-n|1",
+		 xor);
+	snprintf(base[2], sizeof(base[2]),
+		 "-i|nosuchdev0|-s|1.1.1.1|-d|2.2.2.2|-D|1|-q|0");
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		split_args(base[c[i].base], c[i].from, c[i].now, bn, sizeof(bn), an);
+		split_args(base[c[i].base], c[i].from, c[i].old, bo, sizeof(bo), ao);
+		run_argv(&rn, NULL, an);
+		run_argv(&ro, NULL, ao);
+		snprintf(want, sizeof(want), "%s%s%s%s",
+			 c[i].line[0] ? "rsspick: " : "", c[i].line,
+			 c[i].line[0] ? "\n" : "", rn.err);
+		check(ro.status == rn.status && !strcmp(ro.out, rn.out) &&
+		      !strcmp(ro.err, want) && !strstr(rn.err, "deprecated") &&
+		      (c[i].base != 0 || (rn.status == 0 && rn.out[0])),
+		      "spelling %.*s%s: exit %d as the new one's, stderr %s",
+		      (int)strlen(c[i].old) - 1, c[i].old,
+		      c[i].line[0] ? "" : " (not deprecated)",
+		      ro.status, c[i].line[0] ? c[i].line : "as the new one's");
+	}
+
+	cli_error("-i NUMBER is a device or an old table",
+		  "rsspick: -i 3 is a device name or an old-style table: write --dev 3 or --indir 3 (rsspick --help)\n",
+		  2, NULL, "-i", "3", "-s", "1.1.1.1", "-d", "2.2.2.2", "-D", "1",
+		  "-q", "0", NULL);
+	cli_error("-p 17 is UDP or an old port",
+		  "rsspick: -p 17 is the protocol or an old-style port: write --proto udp or --dport 17 (rsspick --help)\n",
+		  2, NULL, "--indir", "0", "-p", "17", NULL);
+	cli_error("--proto tcp",
+		  "rsspick: bad --proto 'tcp': rsspick picks UDP source ports, want udp (rsspick --help)\n",
+		  2, NULL, "--proto", "tcp", NULL);
+	cli_error("--queues with two queues",
+		  "rsspick: bad --queues '1,2': want one queue number (rsspick --help)\n",
+		  2, NULL, "-q", "1,2", NULL);
+	cli_error("--dst with a device name",
+		  "rsspick: bad --dst 'eth0': want an IPv4 or IPv6 address (rsspick --help)\n",
+		  2, NULL, "--indir", "0", "--key", MSFT_KEY_STR, "-s", "1.1.1.1",
+		  "--dst", "eth0", "-D", "1", "-q", "0", NULL);
+	cli_error("a long option without its argument",
+		  "rsspick: option '--dport' needs an argument (rsspick --help)\n",
+		  2, NULL, "--dport", NULL);
+	cli_error("a short option without its argument",
+		  "rsspick: option '-q' needs an argument (rsspick --help)\n",
+		  2, NULL, "-q", NULL);
+	cli_error("an unknown short option",
+		  "rsspick: unknown option '-z' (rsspick --help)\n", 2, NULL, "-z",
+		  NULL);
+}
+
 static void test_cli(void)
 {
 	static struct run r;
@@ -961,7 +1121,8 @@ static void test_cli(void)
 	      "cli --help: man-page sections, exit 0");
 
 	{
-		char dir[] = "/tmp/rsspick-install.XXXXXX", cmd[512], bin[300];
+		char dir[] = "/tmp/rsspick-install.XXXXXX", cmd[1024], bin[300];
+		char man[300];
 		int rc = -1, there = 0;
 
 		if (mkdtemp(dir)) {
@@ -970,38 +1131,56 @@ static void test_cli(void)
 			rc = system(cmd);
 			snprintf(bin, sizeof(bin), "%s/usr/bin/rsspick", dir);
 			there = !access(bin, X_OK);
+			snprintf(man, sizeof(man),
+				 "%s/usr/share/man/man8/rsspick.8", dir);
+			there = there && !access(man, R_OK);
+			if (there)
+				test_man(man);
 			snprintf(cmd, sizeof(cmd),
-				 "make -s uninstall DESTDIR=%s PREFIX=/usr >/dev/null 2>&1 && ! test -e %s && rm -r %s",
-				 dir, bin, dir);
+				 "make -s uninstall DESTDIR=%s PREFIX=/usr >/dev/null 2>&1 && ! test -e %s && ! test -e %s && rm -r %s",
+				 dir, bin, man, dir);
 			rc = rc || system(cmd);
 		}
 		check(rc == 0 && there,
-		      "make install/uninstall with DESTDIR and PREFIX: %s/usr/bin/rsspick, then none",
+		      "make install/uninstall with DESTDIR and PREFIX: %s/usr/bin/rsspick and share/man/man8/rsspick.8, then none",
 		      dir);
 	}
 
-	run_cli(&r, NULL, "--version", NULL);
-	check(r.status == 0 && !strncmp(r.out, "rsspick ", 8) &&
-	      strstr(r.out, " (mlx5-flexl4 tools)\n"),
-	      "cli --version: %.*s", (int)strcspn(r.out, "\n"), r.out);
+	{
+		char vfile[1100], *v, want[512], *p;
 
-	run_cli(&r, NULL, "--hash", "-k", MSFT_KEY_STR, "-i", "equal 8",
-		"--indir-size", "128", "-s", "66.9.149.187", "-D", "161.142.100.80", "-S", "2794",
-		"-p", "1766", NULL);
+		/* tools/VERSION as make's $(shell cat) reads it */
+		snprintf(vfile, sizeof(vfile), "%s/../../../VERSION", datadir);
+		v = NULL;
+		rss_read_file(vfile, &v, want, sizeof(want));
+		for (p = v; p && *p; p++)
+			if (*p == '\n')
+				*p = p[1] ? ' ' : '\0';
+		snprintf(want, sizeof(want), "rsspick %s (flexl4 series v4)\n",
+			 v ? v : "?");
+		free(v);
+		run_cli(&r, NULL, "--version", NULL);
+		check(r.status == 0 && !strcmp(r.out, want) && !r.err[0],
+		      "cli --version: %.*s", (int)strcspn(r.out, "\n"), r.out);
+	}
+
+	run_cli(&r, NULL, "--hash", "--key", MSFT_KEY_STR, "--indir", "equal 8",
+		"--indir-size", "128", "-s", "66.9.149.187", "-d", "161.142.100.80", "-S", "2794",
+		"-D", "1766", NULL);
 	check(r.status == 0 &&
 	      !strcmp(r.out, "hash 0x51ccc178 index 120 queue 0\n"),
 	      "cli --hash msft IPv4 vector: %.*s", (int)strcspn(r.out, "\n"),
 	      r.out);
 
-	run_cli(&r, NULL, "--hash", "--no-ports", "-k", MSFT_KEY_STR, "-i",
-		"0", "-s", "3ffe:2501:200:1fff::7", "-D", "3ffe:2501:200:3::1",
+	run_cli(&r, NULL, "--hash", "--no-ports", "--key", MSFT_KEY_STR, "--indir",
+		"0", "-s", "3ffe:2501:200:1fff::7", "-d", "3ffe:2501:200:3::1",
 		"--json", NULL);
 	check(r.status == 0 && strstr(r.out, "\"hash\":\"0x2cc18cd5\""),
 	      "cli --hash --no-ports --json msft IPv6 vector");
 
 	make_tuple(&t, "192.0.2.1", "192.0.2.2", 0, 4789);
-	run_cli(&r, NULL, "-x", x128, "-s", "192.0.2.1", "-D", "192.0.2.2",
-		"-p", "4789", "-q", "3", "-r", "1-65535", NULL);
+	run_cli(&r, NULL, "--ethtool-x", x128, "-s", "192.0.2.1", "-d", "192.0.2.2",
+		"-D", "4789", "-q", "3", "--range", "1-65535", NULL);
 	n = verify_ports(r.out, &rss, t, 3, NULL);
 	check(r.status == 0 && n == 8192,
 	      "cli -x toeplitz-128.txt queue 3 -r 1-65535: %d ports, all verified by hashing",
@@ -1012,15 +1191,15 @@ static void test_cli(void)
 	want = rsspick_set_count_range(set, 32768, 60999);
 	rsspick_set_list(set, 32768, 60999, &lowest, 1);
 	rsspick_set_free(set);
-	run_cli(&r, NULL, "-x", x128, "-s", "192.0.2.1", "-D", "192.0.2.2",
-		"-p", "4789", "-q", "3", NULL);
+	run_cli(&r, NULL, "--ethtool-x", x128, "-s", "192.0.2.1", "-d", "192.0.2.2",
+		"-D", "4789", "-q", "3", NULL);
 	n = verify_ports(r.out, &rss, t, 3, &first);
 	check(r.status == 0 && (uint32_t)n == want && first == lowest,
 	      "cli default range 32768-60999: %d ports (want %u) from %u (want %u)",
 	      n, want, first, lowest);
 
-	run_cli(&r, NULL, "-x", x128, "-s", "192.0.2.1", "-D", "192.0.2.2",
-		"-p", "4789", "-q", "3", "-n", "5", "-r", "32768-60999",
+	run_cli(&r, NULL, "--ethtool-x", x128, "-s", "192.0.2.1", "-d", "192.0.2.2",
+		"-D", "4789", "-q", "3", "-n", "5", "--range", "32768-60999",
 		NULL);
 	n = verify_ports(r.out, &rss, t, 3, &first);
 	check(r.status == 0 && n == 5 && first >= 32768,
@@ -1030,14 +1209,14 @@ static void test_cli(void)
 	rsspick_solve(&rss, &t, 3, &set);
 	rsspick_set_nearest(set, 40000, 1, 65535, &near);
 	rsspick_set_free(set);
-	run_cli(&r, NULL, "-x", x128, "-s", "192.0.2.1", "-D", "192.0.2.2",
-		"-p", "4789", "-q", "3", "--near", "40000", "-r", "1-65535", NULL);
+	run_cli(&r, NULL, "--ethtool-x", x128, "-s", "192.0.2.1", "-d", "192.0.2.2",
+		"-D", "4789", "-q", "3", "--near", "40000", "--range", "1-65535", NULL);
 	check(r.status == 0 && (uint32_t)atoi(r.out) == near &&
 	      verify_ports(r.out, &rss, t, 3, NULL) == 1,
 	      "cli --near 40000: %u", near);
 
-	run_cli(&r, NULL, "-x", x128, "-s", "192.0.2.1", "-D", "192.0.2.2",
-		"-p", "4789", "-q", "3", "-n", "3", "--json", "-r", "1-65535", NULL);
+	run_cli(&r, NULL, "--ethtool-x", x128, "-s", "192.0.2.1", "-d", "192.0.2.2",
+		"-D", "4789", "-q", "3", "-n", "3", "--json", "--range", "1-65535", NULL);
 	check(r.status == 0 && strstr(r.out, "\"method\":\"affine\"") &&
 	      strstr(r.out, "\"total\":8192") &&
 	      strstr(r.out, "\"count\":3,\"ports\":["),
@@ -1048,8 +1227,8 @@ static void test_cli(void)
 		indir[i] = i % 6;
 	rss.indir_size = 96;
 	make_tuple(&t, "2001:db8::1", "2001:db8::2", 0, 1000);
-	run_cli(&r, x96, "-x", "-", "--key-file", keyfile, "-s",
-		"2001:db8::1", "-D", "2001:db8::2", "-p", "1000", "-q", "5",
+	run_cli(&r, x96, "--ethtool-x", "-", "--key-file", keyfile, "-s",
+		"2001:db8::1", "-d", "2001:db8::2", "-D", "1000", "-q", "5",
 		"-n", "100", NULL);
 	n = verify_ports(r.out, &rss, t, 5, NULL);
 	check(r.status == 0 && n == 100,
@@ -1059,8 +1238,8 @@ static void test_cli(void)
 		indir[i] = i % 8;
 	rss.indir_size = 128;
 	make_tuple(&t, "10.0.0.1", "10.0.0.2", 0, 1);
-	run_cli(&r, NULL, "-x", xxor, "--force", "-s", "10.0.0.1", "-D",
-		"10.0.0.2", "-p", "1", "-q", "0", "-n", "1", NULL);
+	run_cli(&r, NULL, "--ethtool-x", xxor, "--force", "-s", "10.0.0.1", "-d",
+		"10.0.0.2", "-D", "1", "-q", "0", "-n", "1", NULL);
 	check(r.status == 0 && verify_ports(r.out, &rss, t, 0, NULL) == 1 &&
 	      strstr(r.err, "warning: eth0: RSS hash function is xor") &&
 	      strstr(r.err, "(--force)"),
@@ -1068,83 +1247,83 @@ static void test_cli(void)
 
 	/* error cases: each is one line on stderr, nothing on stdout */
 	cli_error("IPv6 with 16-byte key", "RSS key is 16 bytes; an IPv6 4-tuple needs at least 40",
-		  1, NULL, "-k", "00:11:22:33:44:55:66:77:88:99:aa:bb:cc:dd:ee:ff",
-		  "-i", "0 1", "-s", "::1", "-D", "::2", "-p", "1", "-q", "0",
+		  1, NULL, "--key", "00:11:22:33:44:55:66:77:88:99:aa:bb:cc:dd:ee:ff",
+		  "--indir", "0 1", "-s", "::1", "-d", "::2", "-D", "1", "-q", "0",
 		  NULL);
 	cli_error("IPv4 with 15-byte key", "an IPv4 4-tuple needs at least 16",
-		  1, NULL, "-k", "00:11:22:33:44:55:66:77:88:99:aa:bb:cc:dd:ee",
-		  "-i", "0 1", "-s", "1.1.1.1", "-D", "2.2.2.2", "-p", "1",
+		  1, NULL, "--key", "00:11:22:33:44:55:66:77:88:99:aa:bb:cc:dd:ee",
+		  "--indir", "0 1", "-s", "1.1.1.1", "-d", "2.2.2.2", "-D", "1",
 		  "-q", "0", NULL);
-	cli_error("empty table", "indirection table is empty", 2, NULL, "-k",
-		  MSFT_KEY_STR, "-i", "", "-s", "1.1.1.1", "-D", "2.2.2.2",
-		  "-p", "1", "-q", "0", NULL);
+	cli_error("empty table", "indirection table is empty", 2, NULL, "--key",
+		  MSFT_KEY_STR, "--indir", "", "-s", "1.1.1.1", "-d", "2.2.2.2",
+		  "-D", "1", "-q", "0", NULL);
 	cli_error("queue not in table",
 		  "queue 9 does not appear in the indirection table (queues present: 0 1 2 3 4 5 6 7)",
-		  1, NULL, "-x", x128, "-s", "1.1.1.1", "-D", "2.2.2.2", "-p",
+		  1, NULL, "--ethtool-x", x128, "-s", "1.1.1.1", "-d", "2.2.2.2", "-D",
 		  "1", "-q", "9", NULL);
-	cli_error("malformed key", "malformed RSS key", 2, NULL, "-k",
-		  "6d:5a:zz", "-i", "0", "-s", "1.1.1.1", "-D", "2.2.2.2",
-		  "-p", "1", "-q", "0", NULL);
+	cli_error("malformed key", "malformed RSS key", 2, NULL, "--key",
+		  "6d:5a:zz", "--indir", "0", "-s", "1.1.1.1", "-d", "2.2.2.2",
+		  "-D", "1", "-q", "0", NULL);
 	cli_error("malformed table", "malformed indirection table", 2, NULL,
-		  "-k", MSFT_KEY_STR, "-i", "0 1 two", "-s", "1.1.1.1", "-D",
-		  "2.2.2.2", "-p", "1", "-q", "0", NULL);
+		  "--key", MSFT_KEY_STR, "--indir", "0 1 two", "-s", "1.1.1.1", "-d",
+		  "2.2.2.2", "-D", "1", "-q", "0", NULL);
 	cli_error("recorded ethtool -x with hfunc xor",
 		  "eth0: RSS hash function is xor, not toeplitz (ethtool -X", 1,
-		  NULL, "-x", xxor, "-s", "1.1.1.1", "-D", "2.2.2.2", "-p",
+		  NULL, "--ethtool-x", xxor, "-s", "1.1.1.1", "-d", "2.2.2.2", "-D",
 		  "1", "-q", "0", NULL);
 	cli_error("recorded ethtool -x with symmetric-xor",
-		  "input transformation symmetric-xor is on", 1, NULL, "-x",
-		  xsym, "-s", "1.1.1.1", "-D", "2.2.2.2", "-p", "1", "-q", "0",
+		  "input transformation symmetric-xor is on", 1, NULL, "--ethtool-x",
+		  xsym, "-s", "1.1.1.1", "-d", "2.2.2.2", "-D", "1", "-q", "0",
 		  NULL);
 	cli_error("recorded ethtool -x without key", "no RSS key", 1, NULL,
-		  "-x", xnokey, "-s", "1.1.1.1", "-D", "2.2.2.2", "-p", "1",
+		  "--ethtool-x", xnokey, "-s", "1.1.1.1", "-d", "2.2.2.2", "-D", "1",
 		  "-q", "0", NULL);
-	cli_error("malformed ethtool -x", "starts at slot 24", 1, NULL, "-x",
-		  xgap, "-s", "1.1.1.1", "-D", "2.2.2.2", "-p", "1", "-q", "0",
+	cli_error("malformed ethtool -x", "starts at slot 24", 1, NULL, "--ethtool-x",
+		  xgap, "-s", "1.1.1.1", "-d", "2.2.2.2", "-D", "1", "-q", "0",
 		  NULL);
 	cli_error("not ethtool -x output", "no \"RX flow hash", 1, NULL,
-		  "-x", xnot, "-s", "1.1.1.1", "-D", "2.2.2.2", "-p", "1",
+		  "--ethtool-x", xnot, "-s", "1.1.1.1", "-d", "2.2.2.2", "-D", "1",
 		  "-q", "0", NULL);
 	cli_error("recorded virtio ethtool -x (no RSS)", "no indirection table",
-		  1, NULL, "-x", xvirtio, "-k", MSFT_KEY_STR, "-s", "1.1.1.1",
-		  "-D", "2.2.2.2", "-p", "1", "-q", "0", NULL);
-	cli_error("missing ethtool -x file", "No such file", 1, NULL, "-x",
-		  "/nonexistent/x.txt", "-s", "1.1.1.1", "-D", "2.2.2.2", "-p",
+		  1, NULL, "--ethtool-x", xvirtio, "--key", MSFT_KEY_STR, "-s", "1.1.1.1",
+		  "-d", "2.2.2.2", "-D", "1", "-q", "0", NULL);
+	cli_error("missing ethtool -x file", "No such file", 1, NULL, "--ethtool-x",
+		  "/nonexistent/x.txt", "-s", "1.1.1.1", "-d", "2.2.2.2", "-D",
 		  "1", "-q", "0", NULL);
 	cli_error("range without matching port", "no source port in 5-5", 1,
-		  NULL, "-k", MSFT_KEY_STR, "-i", "0 1", "-s", "1.1.1.1", "-D",
-		  "2.2.2.2", "-p", "1", "-q", "0", "-r", "5-5", "-N", "5",
+		  NULL, "--key", MSFT_KEY_STR, "--indir", "0 1", "-s", "1.1.1.1", "-d",
+		  "2.2.2.2", "-D", "1", "-q", "0", "--range", "5-5", "--near", "5",
 		  NULL);
 	cli_error("mixed address families", "both be IPv4 or both IPv6", 2,
-		  NULL, "-k", MSFT_KEY_STR, "-i", "0", "-s", "1.1.1.1", "-D",
-		  "::2", "-p", "1", "-q", "0", NULL);
-	cli_error("bad address", "bad --saddr", 2, NULL, "-k", MSFT_KEY_STR,
-		  "-i", "0", "-s", "1.1.1", "-D", "2.2.2.2", "-p", "1", "-q",
+		  NULL, "--key", MSFT_KEY_STR, "--indir", "0", "-s", "1.1.1.1", "-d",
+		  "::2", "-D", "1", "-q", "0", NULL);
+	cli_error("bad address", "bad --src", 2, NULL, "--key", MSFT_KEY_STR,
+		  "--indir", "0", "-s", "1.1.1", "-d", "2.2.2.2", "-D", "1", "-q",
 		  "0", NULL);
-	cli_error("bad port", "bad --dport '65536'", 2, NULL, "-k",
-		  MSFT_KEY_STR, "-i", "0", "-s", "1.1.1.1", "-D", "2.2.2.2",
-		  "-p", "65536", "-q", "0", NULL);
-	cli_error("bad range", "bad --range", 2, NULL, "-k", MSFT_KEY_STR,
-		  "-i", "0", "-s", "1.1.1.1", "-D", "2.2.2.2", "-p", "1",
-		  "-q", "0", "-r", "9-3", NULL);
+	cli_error("bad port", "bad --dport '65536'", 2, NULL, "--key",
+		  MSFT_KEY_STR, "--indir", "0", "-s", "1.1.1.1", "-d", "2.2.2.2",
+		  "-D", "65536", "-q", "0", NULL);
+	cli_error("bad range", "bad --range", 2, NULL, "--key", MSFT_KEY_STR,
+		  "--indir", "0", "-s", "1.1.1.1", "-d", "2.2.2.2", "-D", "1",
+		  "-q", "0", "--range", "9-3", NULL);
 	cli_error("missing queue", "--dport and --queue are required", 2,
-		  NULL, "-k", MSFT_KEY_STR, "-i", "0", "-s", "1.1.1.1", "-D",
-		  "2.2.2.2", "-p", "1", NULL);
+		  NULL, "--key", MSFT_KEY_STR, "--indir", "0", "-s", "1.1.1.1", "-d",
+		  "2.2.2.2", "-D", "1", NULL);
 	cli_error("no configuration", "no RSS configuration", 2, NULL, "-s",
-		  "1.1.1.1", "-D", "2.2.2.2", "-p", "1", "-q", "0", NULL);
-	cli_error("unknown option", "bad or incomplete option '--bogus'", 2,
+		  "1.1.1.1", "-d", "2.2.2.2", "-D", "1", "-q", "0", NULL);
+	cli_error("unknown option", "unknown option '--bogus' (rsspick --help)", 2,
 		  NULL, "--bogus", NULL);
-	cli_error("--count with --near", "mutually exclusive", 2, NULL, "-k",
-		  MSFT_KEY_STR, "-i", "0", "-s", "1.1.1.1", "-D", "2.2.2.2",
-		  "-p", "1", "-q", "0", "-n", "2", "-N", "3", NULL);
+	cli_error("--count with --near", "mutually exclusive", 2, NULL, "--key",
+		  MSFT_KEY_STR, "--indir", "0", "-s", "1.1.1.1", "-d", "2.2.2.2",
+		  "-D", "1", "-q", "0", "-n", "2", "--near", "3", NULL);
 	cli_error("--hash without ports", "--hash needs --sport and --dport",
-		  2, NULL, "--hash", "-k", MSFT_KEY_STR, "-i", "0", "-s",
-		  "1.1.1.1", "-D", "2.2.2.2", NULL);
+		  2, NULL, "--hash", "--key", MSFT_KEY_STR, "--indir", "0", "-s",
+		  "1.1.1.1", "-d", "2.2.2.2", NULL);
 	cli_error("device that does not exist", "nosuchdev0: no such network device",
-		  1, NULL, "--dev", "nosuchdev0", "-s", "1.1.1.1", "-D",
-		  "2.2.2.2", "-p", "1", "-q", "0", NULL);
+		  1, NULL, "--dev", "nosuchdev0", "-s", "1.1.1.1", "-d",
+		  "2.2.2.2", "-D", "1", "-q", "0", NULL);
 	cli_error("loopback device (no RSS)", "rsspick: lo: ", 1, NULL,
-		  "--dev", "lo", "-s", "1.1.1.1", "-D", "2.2.2.2", "-p", "1",
+		  "--dev", "lo", "-s", "1.1.1.1", "-d", "2.2.2.2", "-D", "1",
 		  "-q", "0", NULL);
 }
 
@@ -1197,8 +1376,8 @@ static void test_findings(void)
 	      "F1: ethtool 6.1 -x text: the assumed xfrm and rx-flow-hash are named: %s",
 	      warn);
 	rss_conf_free(&c);
-	run_cli(&r, NULL, "-x", x96, "--key-file", keyfile, "-s", "10.0.0.1",
-		"-D", "10.0.0.2", "-p", "443", "-q", "3", "-n", "1", NULL);
+	run_cli(&r, NULL, "--ethtool-x", x96, "--key-file", keyfile, "-s", "10.0.0.1",
+		"-d", "10.0.0.2", "-D", "443", "-q", "3", "-n", "1", NULL);
 	check(r.status == 0 && atoi(r.out) > 0 &&
 	      strstr(r.err, "rsspick: warning: eth1: input transformation not reported"),
 	      "F1: cli -x ethtool-6.1 text answers with a warning: %.*s",
@@ -1216,8 +1395,8 @@ static void test_findings(void)
 		cli_bin = bins[b];
 		cli_env[0] = pre;
 		make_tuple(&t, "10.0.0.1", "10.0.0.2", 0, 443);
-		run_cli(&r, NULL, "--dev", "lo", "-s", "10.0.0.1", "-D",
-			"10.0.0.2", "-p", "443", "-q", "3", "-n", "4", NULL);
+		run_cli(&r, NULL, "--dev", "lo", "-s", "10.0.0.1", "-d",
+			"10.0.0.2", "-D", "443", "-q", "3", "-n", "4", NULL);
 		check(r.status == 0 && verify_ports(r.out, &rss, t, 3, NULL) == 4 &&
 		      !r.err[0],
 		      "F2: %s --dev via the ioctl fallback: 4 verified ports, no warning",
@@ -1229,13 +1408,13 @@ static void test_findings(void)
 				  "F2: ioctl input_xfrm in the byte after hfunc",
 				  i == 1 ? "lo: RSS input transformation symmetric-xor is on" :
 				  "lo: RSS input transformation symmetric-or-xor is on",
-				  1, NULL, "--dev", "lo", "-s", "10.0.0.1", "-D",
-				  "10.0.0.2", "-p", "443", "-q", "3", NULL);
+				  1, NULL, "--dev", "lo", "-s", "10.0.0.1", "-d",
+				  "10.0.0.2", "-D", "443", "-q", "3", NULL);
 		}
 		/* an ioctl hfunc of 0 is "not reported", as in netlink */
 		cli_env[1] = "SHIM_HFUNC=0";
-		run_cli(&r, NULL, "--dev", "lo", "-s", "10.0.0.1", "-D",
-			"10.0.0.2", "-p", "443", "-q", "3", "-n", "1", NULL);
+		run_cli(&r, NULL, "--dev", "lo", "-s", "10.0.0.1", "-d",
+			"10.0.0.2", "-D", "443", "-q", "3", "-n", "1", NULL);
 		check(r.status == 0 &&
 		      !strcmp(r.err, "rsspick: warning: lo: hash function not reported; assuming toeplitz\n"),
 		      "F2: ioctl hfunc 0 is a warning, not a refusal: %.*s",
@@ -1245,8 +1424,8 @@ static void test_findings(void)
 		cli_error(b ? "F3 (6.8 headers): rx-flow-hash sdfn and flow label" :
 			  "F3: rx-flow-hash sdfn plus the flow label",
 			  "lo: rx-flow-hash udp4 hashes more than src/dst address and ports (ethtool -N lo rx-flow-hash udp4 sdfn)",
-			  1, NULL, "--dev", "lo", "-s", "10.0.0.1", "-D",
-			  "10.0.0.2", "-p", "443", "-q", "3", NULL);
+			  1, NULL, "--dev", "lo", "-s", "10.0.0.1", "-d",
+			  "10.0.0.2", "-D", "443", "-q", "3", NULL);
 		cli_env[0] = cli_env[1] = NULL;
 		cli_bin = NULL;
 	}
@@ -1268,16 +1447,16 @@ static void test_findings(void)
 	/* F4: "equal N" takes the device's size or an explicit one */
 	cli_error("F4: equal N without a table size",
 		  "\"equal 6\" needs the table size: give --indir-size S (ethtool -x DEV shows it; mlx5 tables have at least 256 entries)",
-		  2, NULL, "-i", "equal 6", "-k", MSFT_KEY_STR, "-s", "10.0.0.1",
-		  "-D", "10.0.0.2", "-p", "1000", "-q", "2", NULL);
-	run_cli(&r, NULL, "-x", x96, "--key-file", keyfile, "-i", "equal 4",
-		"-s", "10.0.0.1", "-D", "10.0.0.2", "-p", "1000", "-q", "2",
+		  2, NULL, "--indir", "equal 6", "--key", MSFT_KEY_STR, "-s", "10.0.0.1",
+		  "-d", "10.0.0.2", "-D", "1000", "-q", "2", NULL);
+	run_cli(&r, NULL, "--ethtool-x", x96, "--key-file", keyfile, "--indir", "equal 4",
+		"-s", "10.0.0.1", "-d", "10.0.0.2", "-D", "1000", "-q", "2",
 		"-n", "1", "--json", NULL);
 	check(r.status == 0 && strstr(r.out, "\"table_size\":96,"),
 	      "F4: -x (96 slots) with --indir 'equal 4' keeps 96 slots: %.*s",
 	      (int)strcspn(r.out, "\n"), r.out);
-	run_cli(&r, NULL, "-i", "equal 6", "--indir-size", "256", "-k",
-		MSFT_KEY_STR, "-s", "10.0.0.1", "-D", "10.0.0.2", "-p", "1000",
+	run_cli(&r, NULL, "--indir", "equal 6", "--indir-size", "256", "--key",
+		MSFT_KEY_STR, "-s", "10.0.0.1", "-d", "10.0.0.2", "-D", "1000",
 		"-q", "2", "-n", "1", "--json", NULL);
 	check(r.status == 0 && strstr(r.out, "\"table_size\":256,"),
 	      "F4: equal 6 --indir-size 256: 256 slots");
@@ -1285,23 +1464,23 @@ static void test_findings(void)
 	/* F5: the "not in table" message does not count up to the queue */
 	cli_error("F5: queue not in a table holding queue 4294967295",
 		  "queue 5 does not appear in the indirection table (queues present: 0 1 4294967295)",
-		  1, NULL, "-k", MSFT_KEY_STR, "-i", "4294967295 1 0 1", "-s",
-		  "10.0.0.1", "-D", "10.0.0.2", "-p", "443", "-q", "5", NULL);
+		  1, NULL, "--key", MSFT_KEY_STR, "--indir", "4294967295 1 0 1", "-s",
+		  "10.0.0.1", "-d", "10.0.0.2", "-D", "443", "-q", "5", NULL);
 
 	/* F6: IPv4-mapped IPv6 is what a dual-stack socket sends as IPv4 */
-	run_cli(&r4, NULL, "-k", MSFT_KEY_STR, "-i", "equal 8", "--indir-size",
-		"128", "-s", "10.0.0.1", "-D", "10.0.0.2", "-p", "1000", "-q",
+	run_cli(&r4, NULL, "--key", MSFT_KEY_STR, "--indir", "equal 8", "--indir-size",
+		"128", "-s", "10.0.0.1", "-d", "10.0.0.2", "-D", "1000", "-q",
 		"2", "--json", NULL);
-	run_cli(&r, NULL, "-k", MSFT_KEY_STR, "-i", "equal 8", "--indir-size",
-		"128", "-s", "::ffff:10.0.0.1", "-D", "::ffff:10.0.0.2", "-p",
+	run_cli(&r, NULL, "--key", MSFT_KEY_STR, "--indir", "equal 8", "--indir-size",
+		"128", "-s", "::ffff:10.0.0.1", "-d", "::ffff:10.0.0.2", "-D",
 		"1000", "-q", "2", "--json", NULL);
 	check(r.status == 0 && r4.status == 0 && !strcmp(r.out, r4.out) &&
 	      strstr(r.out, "{\"family\":\"ipv4\",\"saddr\":\"10.0.0.1\","),
 	      "F6: ::ffff:10.0.0.1 -> ::ffff:10.0.0.2 answers as IPv4");
 	cli_error("F6: a mapped and a plain IPv6 address",
-		  "--saddr and --daddr must both be IPv4 or both IPv6", 2, NULL,
-		  "-k", MSFT_KEY_STR, "-i", "0", "-s", "::ffff:10.0.0.1", "-D",
-		  "2001:db8::2", "-p", "1", "-q", "0", NULL);
+		  "--src and --dst must both be IPv4 or both IPv6 (rsspick --help)", 2, NULL,
+		  "--key", MSFT_KEY_STR, "--indir", "0", "-s", "::ffff:10.0.0.1", "-d",
+		  "2001:db8::2", "-D", "1", "-q", "0", NULL);
 
 	/* F7 */
 	run_cli(&r, NULL, "--help", NULL);
@@ -1310,39 +1489,39 @@ static void test_findings(void)
 
 	/* F8: exit statuses and messages */
 	cli_error("F8: --context without --dev", "--context goes with --dev", 2,
-		  NULL, "-x", x96, "--context", "7", "-s", "10.0.0.1", "-D",
-		  "10.0.0.2", "-p", "1", "-q", "0", NULL);
+		  NULL, "--ethtool-x", x96, "--context", "7", "-s", "10.0.0.1", "-d",
+		  "10.0.0.2", "-D", "1", "-q", "0", NULL);
 	cli_error("F8: malformed --key-file content", "malformed RSS key", 1,
-		  NULL, "-i", "0", "--key-file", x96, "-s", "10.0.0.1", "-D",
-		  "10.0.0.2", "-p", "1", "-q", "0", NULL);
+		  NULL, "--indir", "0", "--key-file", x96, "-s", "10.0.0.1", "-d",
+		  "10.0.0.2", "-D", "1", "-q", "0", NULL);
 	f = tmp_data("toeplitz-128.txt", "RX flow hash indirection table for eth0 with 8 RX ring(s):\n",
 		     "Cannot get RX ring count: Operation not supported\n", 1);
 	cli_error("F8: a recorded ethtool -x failure",
 		  "ethtool -x failed when this was recorded: Cannot get RX ring count: Operation not supported",
-		  1, NULL, "-x", f, "-s", "10.0.0.1", "-D", "10.0.0.2", "-p",
+		  1, NULL, "--ethtool-x", f, "-s", "10.0.0.1", "-d", "10.0.0.2", "-D",
 		  "1", "-q", "0", NULL);
 	unlink(f);
 	f = tmp_data("toeplitz-128.txt", "", "", 2);
 	cli_error("F8: two ethtool -x outputs in one file",
 		  "malformed ethtool -x output: a second table at line 26 (one ethtool -x output per file)",
-		  1, NULL, "-x", f, "-s", "10.0.0.1", "-D", "10.0.0.2", "-p",
+		  1, NULL, "--ethtool-x", f, "-s", "10.0.0.1", "-d", "10.0.0.2", "-D",
 		  "1", "-q", "0", NULL);
 	unlink(f);
 	f = tmp_data("toeplitz-128.txt", "xor: off", "xor: on", 1);
 	cli_error("F8: toeplitz and xor both on",
 		  "eth0: RSS hash function is toeplitz+xor, not toeplitz", 1,
-		  NULL, "-x", f, "-s", "10.0.0.1", "-D", "10.0.0.2", "-p", "1",
+		  NULL, "--ethtool-x", f, "-s", "10.0.0.1", "-d", "10.0.0.2", "-D", "1",
 		  "-q", "0", NULL);
 	unlink(f);
 	f = tmp_data("toeplitz-128.txt", "with 8 RX", "with 4 RX", 1);
 	cli_error("F8: a table entry at or above the ring count",
 		  "malformed ethtool -x output: slot 4 holds queue 4, but there are 4 RX rings",
-		  1, NULL, "-x", f, "-s", "10.0.0.1", "-D", "10.0.0.2", "-p",
+		  1, NULL, "--ethtool-x", f, "-s", "10.0.0.1", "-d", "10.0.0.2", "-D",
 		  "1", "-q", "0", NULL);
 	unlink(f);
 	cli_error("F8: a directory as the ethtool -x file", ": Is a directory",
-		  1, NULL, "-x", datadir, "-s", "10.0.0.1", "-D", "10.0.0.2",
-		  "-p", "1", "-q", "0", NULL);
+		  1, NULL, "--ethtool-x", datadir, "-s", "10.0.0.1", "-d", "10.0.0.2",
+		  "-D", "1", "-q", "0", NULL);
 }
 
 int main(int argc, char **argv)
@@ -1367,6 +1546,8 @@ int main(int argc, char **argv)
 		test_cli();
 	if (!access(bin, X_OK))
 		test_findings();
+	if (!access(bin, X_OK))
+		test_spellings();
 
 	printf("rsspick: %d passed, %d failed, %d skipped\n", npass, nfail, nskip);
 	return nfail ? 1 : 0;

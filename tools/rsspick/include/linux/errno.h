@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* For the series' net/core/toeplitz.c in rsspick: see ../../Makefile */
+#include_next <linux/errno.h>
