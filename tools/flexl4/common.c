@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Shared helpers of the flexl4 tools; see common.h. */
+#define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -26,7 +27,7 @@ void usage_err(const char *fmt, ...)
 	char tail[64];
 	va_list ap;
 
-	snprintf(tail, sizeof(tail), " (see %s --help)\n", prog);
+	snprintf(tail, sizeof(tail), " (%s --help)\n", prog);
 	va_start(ap, fmt);
 	vmsg(fmt, ap, tail);
 	va_end(ap);
@@ -45,7 +46,7 @@ void die(const char *fmt, ...)
 
 void print_version(void)
 {
-	printf("%s %s (mlx5-flexl4 tools)\n", prog, FLEXL4_VERSION);
+	printf("%s %s\n", prog, FLEXL4_VERSION);
 	exit(0);
 }
 
@@ -157,4 +158,31 @@ double now_mono(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void old_opts(int argc, char **argv, const struct old_opt *olds)
+{
+	static bool said[32];
+
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		for (int k = 0; olds[k].old && k < 32; k++) {
+			const struct old_opt *o = &olds[k];
+			size_t n = strlen(o->old);
+			const char *rest = argv[i] + n;
+			bool lng = o->old[1] == '-';
+
+			if (strncmp(argv[i], o->old, n) || (lng && *rest && *rest != '='))
+				continue;
+			if (!said[k])
+				warnx("%s is deprecated, use %s", o->old,
+				      o->say ? o->say : o->now);
+			said[k] = true;
+			if (*rest && asprintf(&argv[i], "%s=%s", o->now,
+					      rest + lng) < 0)
+				die("out of memory");
+			else if (!*rest)
+				argv[i] = (char *)o->now;
+			break;
+		}
+	}
 }

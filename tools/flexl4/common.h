@@ -15,7 +15,7 @@
 /* Name used in messages; each tool sets it first thing in main(). */
 extern const char *prog;
 
-/* Print "prog: message (see prog --help)" and exit 2. */
+/* Print "prog: message (prog --help)" and exit 2. */
 void __attribute__((noreturn, format(printf, 1, 2))) usage_err(const char *fmt, ...);
 /* Print "prog: message" and exit 1. */
 void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...);
@@ -36,6 +36,16 @@ bool parse_double(const char *s, double *out);
  */
 bool parse_num_list(const char *s, uint32_t max, size_t limit,
 		    uint32_t **out, size_t *n);
+
+/*
+ * Old spellings, accepted for one release: each argument (up to "--") that is
+ * .old, alone or with its value attached ("-c5", "--source=x"), becomes .now
+ * (a long option), and "prog: OLD is deprecated, use SAY" goes to stderr once.
+ */
+struct old_opt {
+	const char *old, *now, *say;	/* say: NULL = now */
+};
+void old_opts(int argc, char **argv, const struct old_opt *olds);
 
 /* Seconds since an arbitrary fixed point (CLOCK_MONOTONIC). */
 double now_mono(void);

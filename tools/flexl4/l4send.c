@@ -77,27 +77,29 @@ static const char help_text[] =
 "                        mode takes 1-254 (a raw socket of protocol 0 does\n"
 "                        not exist, 255 means the caller writes the IP\n"
 "                        header): use --mode packet or ring for 0 and 255\n"
-"    -H, --hdr-len N     L4 header length, 4 or more (default 28, Homa)\n"
-"    -l, --payload N     payload bytes after the header (default 0)\n"
+"        --hdr-len N     L4 header length, 4 or more (default 28, Homa)\n"
+"        --payload N     payload bytes after the header (default 0)\n"
 "    -S, --sport LIST    source ports: N, A-B or a comma list (default 32768)\n"
 "    -D, --dport LIST    destination ports, same syntax (default 4000)\n"
-"    -K, --cycle K       destination ports D..D+K-1, with a single --dport D\n"
-"    -c, --count N       packets to send in total (default 1000 unless\n"
+"        --cycle K       destination ports D..D+K-1, with a single --dport D\n"
+"    -n, --count N       packets to send in total (default 1000 unless\n"
 "                        --duration is given; both: stop at the first)\n"
-"    -t, --duration SEC  send for SEC seconds (decimal allowed)\n"
-"    -r, --rate PPS      limit to PPS packets per second in total\n"
-"    -T, --threads N     sending threads, one socket each (1-64, default 1)\n"
-"    -b, --batch N       packets per sendmmsg() or send() call (1-1024,\n"
+"        --duration SEC  send for SEC seconds (decimal allowed)\n"
+"        --rate PPS      limit to PPS packets per second in total\n"
+"        --threads N     sending threads, one socket each (1-64, default 1)\n"
+"        --batch N       packets per sendmmsg() or send() call (1-1024,\n"
 "                        default 64; 256 in ring mode)\n"
 "    -i, --dev IFNAME    send through this interface (SO_BINDTODEVICE)\n"
-"    -m, --mode MODE     raw (default): IP raw socket, kernel routes;\n"
+"        --mode MODE     raw (default): IP raw socket, kernel routes;\n"
 "                        packet: AF_PACKET frames on --dev, qdisc bypass;\n"
 "                        ring: as packet, through a PACKET_TX_RING\n"
-"    -M, --dst-mac MAC   destination MAC for --mode packet/ring\n"
+"        --dst-mac MAC   destination MAC for --mode packet/ring\n"
 "                        (aa:bb:cc:dd:ee:ff)\n"
 "    -j, --json          print the summary as one JSON object\n"
 "    -h, --help          show this text\n"
 "    -V, --version       print the version\n"
+"    Deprecated (one more release): -c (now -n), -H, -l, -K, -t, -r, -T, -b,\n"
+"    -m, -M (now long only).\n"
 "\n"
 "OUTPUT\n"
 "    One line: packets sent, bytes (IP packet bytes: IP header + L4 header\n"
@@ -119,11 +121,12 @@ static const char help_text[] =
 "    Needs CAP_NET_RAW.\n"
 "\n"
 "EXAMPLES\n"
-"    l4send -d 192.0.2.2 -p 146 -D 4000 -K 16 -c 100000\n"
-"    l4send -d 2001:db8::2 -p 132 -H 12 -l 64 -S 1000-1003 -D 80,443 -t 5\n"
-"    l4send -d 192.0.2.2 -p 253 -r 10000 -t 2 --json\n"
-"    l4send -m ring -i eth1 -M 02:00:00:00:00:02 -s 192.0.2.1 -d 192.0.2.2 \\\n"
-"           -T 2 -t 5\n";
+"    l4send -d 192.0.2.2 -p 146 -D 4000 --cycle 16 -n 100000\n"
+"    l4send -d 2001:db8::2 -p 132 --hdr-len 12 --payload 64 -S 1000-1003 \\\n"
+"           -D 80,443 --duration 5\n"
+"    l4send -d 192.0.2.2 -p 253 --rate 10000 --duration 2 --json\n"
+"    l4send --mode ring -i eth1 --dst-mac 02:00:00:00:00:02 -s 192.0.2.1 \\\n"
+"           -d 192.0.2.2 --threads 2 --duration 5\n";
 
 struct config {
 	int family;
@@ -198,7 +201,7 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 		{ "sport", required_argument, NULL, 'S' },
 		{ "dport", required_argument, NULL, 'D' },
 		{ "cycle", required_argument, NULL, 'K' },
-		{ "count", required_argument, NULL, 'c' },
+		{ "count", required_argument, NULL, 'n' },
 		{ "duration", required_argument, NULL, 't' },
 		{ "rate", required_argument, NULL, 'r' },
 		{ "threads", required_argument, NULL, 'T' },
@@ -223,8 +226,15 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 	cfg->threads = 1;
 	cfg->batch = 64;
 
+	static const struct old_opt olds[] = {
+		{ "-c", "--count", "-n (--count)" }, { "-H", "--hdr-len", NULL },
+		{ "-l", "--payload", NULL }, { "-K", "--cycle", NULL }, { "-t", "--duration", NULL },
+		{ "-r", "--rate", NULL }, { "-T", "--threads", NULL }, { "-b", "--batch", NULL },
+		{ "-m", "--mode", NULL }, { "-M", "--dst-mac", NULL }, { NULL, NULL, NULL },
+	};
+	old_opts(argc, argv, olds);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":46d:s:p:H:l:S:D:K:c:t:r:T:b:i:m:M:jhV",
+	while ((c = getopt_long(argc, argv, ":46d:s:p:S:D:n:i:jhV",
 				longopts, NULL)) != -1) {
 		switch (c) {
 		case '4':
@@ -264,7 +274,7 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 			if (!parse_u64(optarg, 1, 65536, &cycle))
 				usage_err("bad --cycle '%s': want 1-65536", optarg);
 			break;
-		case 'c':
+		case 'n':
 			if (!parse_u64(optarg, 1, UINT64_MAX, &cfg->count))
 				usage_err("bad --count '%s': want a positive integer",
 					  optarg);

@@ -3,13 +3,17 @@
  * rxq-delta - per-RX-queue packet counter snapshots and their deltas.
  *
  * Counters come from netdev netlink (qstats-get, queue scope) when the
- * driver has them, else from the ethtool stats rxN_packets (mlx5) or
- * rx_queue_N_packets (ifb, older virtio_net and others).
+ * driver has them, else from 'ethtool -S' (rxN_packets of mlx5,
+ * rx_queue_N_packets of ifb, older virtio_net and others). ynltool qstats
+ * (Linux 7.3's tools/net/ynl) shows the counters themselves; this tool adds
+ * the difference between two moments, and the ethtool -S path for kernels
+ * without netdev qstats (6.1). The qstats half is built when the UAPI
+ * <linux/netdev.h> the build sees has them (HAVE_QSTATS; make UAPI=DIR for a
+ * newer one).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
-#include <linux/ethtool.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,17 +23,13 @@
 #include <unistd.h>
 
 #include "common.h"
+#ifdef HAVE_QSTATS	/* the Makefile's check: <linux/netdev.h> has qstats */
+#include <linux/netdev.h>
 #include "genl.h"
-
-/* From include/uapi/linux/netdev.h (not in older libc headers). */
-#define NETDEV_CMD_QSTATS_GET		12
-#define NETDEV_A_QSTATS_IFINDEX		1
-#define NETDEV_A_QSTATS_QUEUE_TYPE	2
-#define NETDEV_A_QSTATS_QUEUE_ID	3
-#define NETDEV_A_QSTATS_SCOPE		4
-#define NETDEV_A_QSTATS_RX_PACKETS	8
-#define NETDEV_QUEUE_TYPE_RX		0
-#define NETDEV_QSTATS_SCOPE_QUEUE	1
+#define QSTATS_WHY_NOT NULL
+#else
+#define QSTATS_WHY_NOT "rxq-delta was built without them (its <linux/netdev.h> has no qstats; make UAPI=DIR)"
+#endif
 
 #define MAX_QUEUES	4096
 #define HIST_WIDTH	40
@@ -40,11 +40,11 @@ static const char help_text[] =
 "    rxq-delta - per-RX-queue packet counts between two moments\n"
 "\n"
 "SYNOPSIS\n"
-"    rxq-delta snap DEV [--source auto|qstats|ethtool]\n"
+"    rxq-delta snap DEV [--counters auto|qstats|ethtool]\n"
 "    rxq-delta snap --ethtool-file FILE [--dev NAME]\n"
 "    rxq-delta snap --qstats-file FILE [--dev NAME]\n"
 "    rxq-delta diff [--json] BEFORE AFTER\n"
-"    rxq-delta watch DEV [--json] [--source S] [--time SEC | -- CMD [ARG...]]\n"
+"    rxq-delta watch DEV [--json] [--counters C] [--time SEC | -- CMD [ARG...]]\n"
 "\n"
 "DESCRIPTION\n"
 "    snap prints a snapshot of DEV's per-RX-queue packet counters to stdout\n"
@@ -57,24 +57,30 @@ static const char help_text[] =
 "    qstats   netdev netlink qstats-get with queue scope (rx-packets per\n"
 "             RX queue); drivers with netdev queue stats, e.g. mlx5 and\n"
 "             virtio_net.\n"
-"    ethtool  ethtool statistics named rxN_packets (mlx5) or\n"
+"    ethtool  'ethtool -S DEV' counters named rxN_packets (mlx5) or\n"
 "             rx_queue_N_packets (older virtio_net, ifb and others;\n"
 "             virtio_net of Linux 6.18 has no per-queue packet count\n"
 "             in ethtool -S, only in qstats).\n"
 "    A device with neither (veth, lo, most virtual devices) is refused with\n"
-"    a message saying so.\n"
+"    a message saying so. 'ynltool qstats show' (Linux 7.3, tools/net/ynl)\n"
+"    prints the qstats counters themselves; rxq-delta adds the difference\n"
+"    between two moments and the ethtool path for kernels without qstats.\n"
 "\n"
 "OPTIONS\n"
-"    -s, --source S         auto (default), qstats or ethtool\n"
-"    -f, --ethtool-file F   snap: parse recorded 'ethtool -S DEV' output\n"
-"                           from F ('-' = stdin) instead of asking a device\n"
-"    -Q, --qstats-file F    snap: parse a recorded netdev qstats-get dump\n"
-"                           (the raw netlink reply bytes) from F\n"
-"    -d, --dev NAME         snap -f/-Q: device name to record (default: file)\n"
+"    -i, --dev NAME         the device (or give it as the argument); with\n"
+"                           --ethtool-file/--qstats-file: the name to record\n"
+"                           (default: file)\n"
 "    -j, --json             diff/watch: print one JSON object\n"
-"    -t, --time SEC         watch: interval when no CMD is given (default 1)\n"
+"        --counters C       auto (default), qstats or ethtool\n"
+"        --ethtool-file F   snap: parse recorded 'ethtool -S DEV' output\n"
+"                           from F ('-' = stdin) instead of asking a device\n"
+"        --qstats-file F    snap: parse a recorded netdev qstats-get dump\n"
+"                           (the raw netlink reply bytes) from F\n"
+"        --time SEC         watch: interval when no CMD is given (default 1)\n"
 "    -h, --help             show this text\n"
 "    -V, --version          print the version\n"
+"    Deprecated (one more release): -d (now -i), -s/--source (now\n"
+"    --counters), -f, -Q, -t (now long only).\n"
 "\n"
 "FILES\n"
 "    A snapshot is text: the line '" SNAP_MAGIC "', then 'dev NAME',\n"
@@ -98,8 +104,8 @@ static const char help_text[] =
 "EXAMPLES\n"
 "    rxq-delta snap eth0 > before; sleep 5; rxq-delta snap eth0 > after\n"
 "    rxq-delta diff before after\n"
-"    rxq-delta watch eth0 -- l4send -d 192.0.2.2 -D 4000 -K 16 -c 100000\n"
-"    ethtool -S eth0 | rxq-delta snap -f - -d eth0 > before\n";
+"    rxq-delta watch eth0 -- l4send -d 192.0.2.2 -D 4000 --cycle 16 -n 100000\n"
+"    ethtool -S eth0 | rxq-delta snap --ethtool-file - -i eth0 > before\n";
 
 struct snap {
 	char dev[IFNAMSIZ + 64];
@@ -111,6 +117,7 @@ struct snap {
 };
 
 /* ---- netdev netlink (qstats) ---------------------------------------- */
+#ifdef HAVE_QSTATS
 
 /* A netlink "uint": 4 or 8 bytes. */
 static uint64_t attr_uint(const struct nlattr *a)
@@ -151,7 +158,8 @@ static int read_qstats(const char *dev, struct snap *s)
 
 	err = genl_open(&g, "netdev", &family);
 	if (!err) {
-		nh = genl_req(&g, family, NLM_F_DUMP, NETDEV_CMD_QSTATS_GET, 1);
+		nh = genl_req(&g, family, NLM_F_DUMP, NETDEV_CMD_QSTATS_GET,
+			      NETDEV_FAMILY_VERSION);
 		mnl_attr_put_u32(nh, NETDEV_A_QSTATS_IFINDEX, if_nametoindex(dev));
 		mnl_attr_put_u32(nh, NETDEV_A_QSTATS_SCOPE,
 				 NETDEV_QSTATS_SCOPE_QUEUE);
@@ -184,6 +192,7 @@ static void read_qstats_file(const char *path, struct snap *s)
 		    "reply ends before NLMSG_DONE" : qstats_why(-g.err));
 	snprintf(s->source, sizeof(s->source), "qstats");
 }
+#endif
 
 /* ---- ethtool statistics --------------------------------------------- */
 
@@ -201,71 +210,13 @@ static int rx_queue_of(const char *name)
 	return -1;
 }
 
-static void driver_name(const char *dev, char *buf, size_t len)
+/* "     rx3_packets: 123" lines of 'ethtool -S' from f: the queues found */
+static int parse_ethtool(FILE *f, const char *what, struct snap *s)
 {
-	struct ethtool_drvinfo info = { .cmd = ETHTOOL_GDRVINFO };
-
-	snprintf(buf, len, "%s", !ethtool_ioctl(dev, &info) && info.driver[0] ?
-		 info.driver : "unknown");
-}
-
-/* Returns the number of queues found, or a negative errno. */
-static int read_ethtool(const char *dev, struct snap *s)
-{
-	struct {
-		struct ethtool_sset_info hdr;
-		uint32_t len;
-	} sset = { .hdr = { .cmd = ETHTOOL_GSSET_INFO,
-			    .sset_mask = 1ULL << ETH_SS_STATS } };
-	struct ethtool_gstrings *strs = NULL;
-	struct ethtool_stats *stats = NULL;
-	int n = 0, err;
-	uint32_t cnt;
-
-	err = -ethtool_ioctl(dev, &sset);
-	if (err)
-		return err;
-	cnt = sset.hdr.sset_mask ? sset.len : 0;
-	strs = calloc(1, sizeof(*strs) + (size_t)cnt * ETH_GSTRING_LEN);
-	stats = calloc(1, sizeof(*stats) + (size_t)cnt * sizeof(uint64_t));
-	if (!strs || !stats)
-		die("out of memory");
-	strs->cmd = ETHTOOL_GSTRINGS;
-	strs->string_set = ETH_SS_STATS;
-	strs->len = cnt;
-	stats->cmd = ETHTOOL_GSTATS;
-	stats->n_stats = cnt;
-	if (cnt && ((err = -ethtool_ioctl(dev, strs)) ||
-		    (err = -ethtool_ioctl(dev, stats))))
-		goto out;
-	for (uint32_t k = 0; k < cnt; k++) {
-		char name[ETH_GSTRING_LEN + 1] = {};
-		int q;
-
-		memcpy(name, strs->data + k * ETH_GSTRING_LEN, ETH_GSTRING_LEN);
-		q = rx_queue_of(name);
-		if (q >= 0 && !s->have[q]) {
-			s->have[q] = true;
-			s->rx[q] = stats->data[k];
-			n++;
-		}
-	}
-out:
-	free(strs);
-	free(stats);
-	return err ? err : n;
-}
-
-/* Parse recorded "ethtool -S" text ("     rx3_packets: 123"). */
-static void read_ethtool_file(const char *path, struct snap *s)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	char line[512], name[128];
 	unsigned long long v;
 	int n = 0, q, lineno = 0;
 
-	if (!f)
-		die("%s: %s", path, strerror(errno));
 	while (fgets(line, sizeof(line), f)) {
 		lineno++;
 		if (sscanf(line, " %127[^:]: %llu", name, &v) != 2)
@@ -274,55 +225,90 @@ static void read_ethtool_file(const char *path, struct snap *s)
 		if (q < 0)
 			continue;
 		if (s->have[q])
-			die("%s:%d: queue %d counted twice", path, lineno, q);
+			die("%s:%d: queue %d counted twice", what, lineno, q);
 		s->have[q] = true;
 		s->rx[q] = v;
 		n++;
 	}
+	snprintf(s->source, sizeof(s->source), "ethtool");
+	return n;
+}
+
+static void read_ethtool_file(const char *path, struct snap *s)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+
+	if (!f)
+		die("%s: %s", path, strerror(errno));
+	if (!parse_ethtool(f, path, s))
+		die("%s: no rxN_packets or rx_queue_N_packets counters", path);
 	if (f != stdin)
 		fclose(f);
-	if (!n)
-		die("%s: no rxN_packets or rx_queue_N_packets counters", path);
-	snprintf(s->source, sizeof(s->source), "ethtool");
+}
+
+/* 'ethtool -S DEV': the queues found, or why not in *why */
+static int read_ethtool(const char *dev, struct snap *s, const char **why)
+{
+	const char *ethtool = getenv("ETHTOOL") ? getenv("ETHTOOL") : "ethtool";
+	static char buf[64];
+	int pfd[2], status, n;
+	FILE *f;
+	pid_t pid;
+
+	fflush(stdout);
+	if (pipe(pfd) < 0 || (pid = fork()) < 0)
+		die("pipe, fork: %s", strerror(errno));
+	if (!pid) {
+		dup2(pfd[1], 1);
+		close(pfd[0]);
+		execlp(ethtool, ethtool, "-S", dev, (char *)NULL);
+		_exit(127);
+	}
+	close(pfd[1]);
+	f = fdopen(pfd[0], "r");
+	n = parse_ethtool(f, "ethtool -S", s);
+	fclose(f);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			die("waitpid: %s", strerror(errno));
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		*why = "cannot run ethtool (install the ethtool package)";
+	else if (!WIFEXITED(status) || WEXITSTATUS(status))
+		snprintf(buf, sizeof(buf), "failed (exit %d)", WEXITSTATUS(status)), *why = buf;
+	else
+		*why = "no rxN_packets or rx_queue_N_packets";
+	return n;
 }
 
 static void take_snap(const char *dev, const char *source, struct snap *s)
 {
+	const char *qwhy = QSTATS_WHY_NOT, *ewhy = "";
 	struct timespec ts;
-	char drv[64];
-	int qerr = 0, eerr = 0, n;
 
 	memset(s, 0, sizeof(*s));
 	snprintf(s->dev, sizeof(s->dev), "%s", dev);
 	if (!if_nametoindex(dev))
 		die("no such device '%s'", dev);
+#ifdef HAVE_QSTATS
 	if (strcmp(source, "ethtool")) {
-		n = read_qstats(dev, s);
+		int n = read_qstats(dev, s);
+
 		if (n > 0) {
 			snprintf(s->source, sizeof(s->source), "qstats");
 			goto done;
 		}
-		qerr = n;
+		qwhy = qstats_why(n);
 		memset(s->have, 0, sizeof(s->have));
 	}
-	if (strcmp(source, "qstats")) {
-		n = read_ethtool(dev, s);
-		if (n > 0) {
-			snprintf(s->source, sizeof(s->source), "ethtool");
-			goto done;
-		}
-		eerr = n;
-	}
-	driver_name(dev, drv, sizeof(drv));
-	die("%s (driver %s) has no per-queue RX packet counters: %s%s%s%s%s",
-	    dev, drv,
+#endif
+	if (strcmp(source, "qstats") && read_ethtool(dev, s, &ewhy) > 0)
+		goto done;
+	die("%s has no per-queue RX packet counters: %s%s%s%s%s", dev,
 	    strcmp(source, "ethtool") ? "netdev qstats: " : "",
-	    strcmp(source, "ethtool") ? qstats_why(qerr) : "",
+	    strcmp(source, "ethtool") ? qwhy : "",
 	    !strcmp(source, "auto") ? "; " : "",
 	    strcmp(source, "qstats") ? "ethtool -S: " : "",
-	    strcmp(source, "qstats") ?
-		(eerr ? strerror(-eerr) :
-		 "no rxN_packets or rx_queue_N_packets") : "");
+	    strcmp(source, "qstats") ? ewhy : "");
 done:
 	clock_gettime(CLOCK_REALTIME, &ts);
 	s->time = ts.tv_sec + ts.tv_nsec / 1e9;
@@ -488,10 +474,10 @@ static int run_cmd(char **argv)
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "source", required_argument, NULL, 's' },
+		{ "counters", required_argument, NULL, 's' },
 		{ "ethtool-file", required_argument, NULL, 'f' },
 		{ "qstats-file", required_argument, NULL, 'Q' },
-		{ "dev", required_argument, NULL, 'd' },
+		{ "dev", required_argument, NULL, 'i' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "time", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
@@ -506,7 +492,14 @@ int main(int argc, char **argv)
 	int c, status = 0, nopt;
 	char **rest = NULL;
 
+	static const struct old_opt olds[] = {
+		{ "-d", "--dev", "-i (--dev)" }, { "-s", "--counters", NULL },
+		{ "--source", "--counters", NULL }, { "-f", "--ethtool-file", NULL },
+		{ "-Q", "--qstats-file", NULL }, { "-t", "--time", NULL }, { NULL, NULL, NULL },
+	};
+
 	prog = "rxq-delta";
+	old_opts(argc, argv, olds);
 	if (argc < 2)
 		usage_err("missing command: snap, diff or watch");
 	cmd = argv[1];
@@ -516,6 +509,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version"))
 		print_version();
+	if (cmd[0] == '-')
+		usage_err("unknown option '%s'", cmd);
 	if (strcmp(cmd, "snap") && strcmp(cmd, "diff") && strcmp(cmd, "watch"))
 		usage_err("unknown command '%s': want snap, diff or watch", cmd);
 
@@ -529,13 +524,13 @@ int main(int argc, char **argv)
 	}
 	opterr = 0;
 	optind = 2;
-	while ((c = getopt_long(nopt, argv, ":s:f:Q:d:jt:h", longopts,
+	while ((c = getopt_long(nopt, argv, ":i:jhV", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 's':
 			if (strcmp(optarg, "auto") && strcmp(optarg, "qstats") &&
 			    strcmp(optarg, "ethtool"))
-				usage_err("bad --source '%s': want auto, qstats or ethtool",
+				usage_err("bad --counters '%s': want auto, qstats or ethtool",
 					  optarg);
 			source = optarg;
 			break;
@@ -545,7 +540,7 @@ int main(int argc, char **argv)
 		case 'Q':
 			qfile = optarg;
 			break;
-		case 'd':
+		case 'i':
 			if (!*optarg || strlen(optarg) > 63 || strchr(optarg, ' '))
 				usage_err("bad --dev '%s'", optarg);
 			dev = optarg;
@@ -563,6 +558,8 @@ int main(int argc, char **argv)
 		case 'h':
 			fputs(help_text, stdout);
 			return 0;
+		case 'V':
+			print_version();
 		case ':':
 			usage_err("option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -571,6 +568,13 @@ int main(int argc, char **argv)
 	}
 	argc = nopt - optind;
 	argv += optind;
+	if (dev && !efile && !qfile) {	/* -i DEV: the device argument */
+		if (argc)
+			usage_err("give the device once: -i %s or %s", dev, argv[0]);
+		argv = (char **)&dev;
+		argc = 1;
+		dev = NULL;
+	}
 
 	if (!strcmp(cmd, "snap")) {
 		if (json || have_time)
@@ -585,11 +589,14 @@ int main(int argc, char **argv)
 			snprintf(a.dev, sizeof(a.dev), "%s", dev ? dev : "file");
 			if (efile)
 				read_ethtool_file(efile, &a);
+#ifdef HAVE_QSTATS
 			else
 				read_qstats_file(qfile, &a);
+#else
+			else
+				die("--qstats-file: %s", QSTATS_WHY_NOT);
+#endif
 		} else {
-			if (dev)
-				usage_err("--dev is only for snap --ethtool-file or --qstats-file");
 			if (argc != 1)
 				usage_err("snap needs exactly one device");
 			take_snap(argv[0], source, &a);
@@ -597,8 +604,8 @@ int main(int argc, char **argv)
 		write_snap(stdout, &a);
 		return 0;
 	}
-	if (efile || qfile || dev)
-		usage_err("--ethtool-file, --qstats-file and --dev are only for snap");
+	if (efile || qfile)
+		usage_err("--ethtool-file and --qstats-file are only for snap");
 	if (rest && strcmp(cmd, "watch"))
 		usage_err("'--' is only for watch");
 	if (!strcmp(cmd, "diff")) {

@@ -37,8 +37,8 @@ dev=eth9 proto=132 field=sport ranges=1000-1999:2,2000-2999:3 family=4
 CONF
 "$S" check >"$T/out" 2>"$T/err"; rc=$?
 expect "check: each line becomes its l4steer command, the second set after the first's 8 rules" "$T/out" \
-"l4steer buckets eth9 -p 253 -f dport -b 4 -c 0-3
-l4steer range eth9 -p 132 -f sport -m 1000-1999:2 -m 2000-2999:3 -4 --loc 8"
+"l4steer buckets eth9 -p 253 -f dport --buckets 4 -c 0-3
+l4steer range eth9 -p 132 -f sport --map 1000-1999:2 --map 2000-2999:3 -4 --loc 8"
 [ $rc -eq 4 ] && [ "$(cat "$T/err")" = "flexl4-steer: eth9: in $T/steer.conf, but no such network device: its ntuple support, channels and IRQs not checked" ] &&
 	pass "check: a configured port that is absent: one line, exit 4 (review F5)" || fail "check: absent port" "rc $rc: $(cat "$T/err")"
 refused() {	# NAME LINE PATTERN: a config of LINE is refused with one line naming line 2
@@ -62,8 +62,6 @@ refused "buckets=12" "dev=eth9 proto=253 field=dport buckets=12" \
 	"l4steer refuses it: bad --buckets '12': want a power of two, 1-1024$"
 refused "ranges past 65535" "dev=eth9 proto=253 field=dport ranges=1000-70000:2" \
 	"l4steer refuses it: bad --map '1000-70000:2'"
-refused "proto=47, which mlx5 refuses" "dev=eth9 proto=47 field=dport buckets=2" \
-	"l4steer refuses it: bad --proto 47: mlx5 refuses l4data rules for GRE, which its fixed parser handles$"
 refused "16 buckets on 4 queues" "dev=eth9 proto=253 field=dport buckets=16 queues=0-3" \
 	"l4steer refuses it: --queues has 4 entries, want one per bucket (16)$"
 refused "queues past channels=" "dev=eth9 proto=253 field=dport buckets=16 channels=8" \
@@ -78,7 +76,7 @@ FLEXL4_STEER_CONF=$T/bad.conf "$S" apply >"$T/out" 2>"$T/err"
 	fail "apply refuses the same config as check" "$(cat "$T/out" "$T/err")"
 echo "dev=eth9 proto=253 field=dport ranges=5000:1,6000-6001:2 channels=16" >"$T/one.conf"
 FLEXL4_STEER_CONF=$T/one.conf "$S" check >"$T/out" 2>/dev/null
-[ $? -eq 4 ] && grep -q '^l4steer range eth9 -p 253 -f dport -m 5000:1 -m 6000-6001:2$' "$T/out" &&
+[ $? -eq 4 ] && grep -q '^l4steer range eth9 -p 253 -f dport --map 5000:1 --map 6000-6001:2$' "$T/out" &&
 	pass "ranges=5000:1: a single port is accepted (review F26)" || fail "single port" "$(cat "$T/out")"
 refused "bad family" "dev=eth9 proto=253 field=dport buckets=2 family=5" "bad family"
 FLEXL4_STEER_CONF=$T/none "$S" apply >/dev/null 2>&1
@@ -89,10 +87,10 @@ FLEXL4_STEER_CONF=$T/none "$S" apply >/dev/null 2>&1
 	pass "--help: the whole usage on stdout, exit 0" || fail "--help" "$(cat "$T/err")"
 "$S" frobnicate >"$T/out" 2>"$T/err"
 [ $? -eq 2 ] && [ ! -s "$T/out" ] &&
-	[ "$(cat "$T/err")" = "flexl4-steer: unknown command 'frobnicate': want apply, remove, resume, check or status (see flexl4-steer --help)" ] &&
+	[ "$(cat "$T/err")" = "flexl4-steer: unknown command 'frobnicate': want apply, remove, resume, check or status (flexl4-steer --help)" ] &&
 	pass "unknown command: one line on stderr, exit 2 (review F25)" || fail "unknown command" "$(cat "$T/err")"
 "$S" --version >"$T/out" 2>&1
-[ $? -eq 0 ] && [ "$(cat "$T/out")" = "flexl4-steer $(cat "$HERE/../VERSION") (mlx5-flexl4 tools)" ] &&
+[ $? -eq 0 ] && [ "$(cat "$T/out")" = "flexl4-steer $(cat "$HERE/../VERSION")" ] &&
 	pass "--version" || fail "--version" "$(cat "$T/out")"
 # not root: its own line and exit code, before anything is read or written (review F25)
 mkdir -m 755 "$T/nr" && cp "$S" "$T/nr/" && chmod 755 "$T" "$T/nr/flexl4-steer"
@@ -116,8 +114,8 @@ affinity() { for i in 40 41 42 43; do cat "$T/proc/irq/$i/smp_affinity_list"; do
 
 "$S" apply >"$T/out" 2>&1; rc=$?
 expect "apply: one line per rule set" "$T/out" \
-"flexl4-steer: eth9: applied l4steer buckets eth9 -p 253 -f dport -b 4 -c 0-3 (8 rules)
-flexl4-steer: eth9: applied l4steer range eth9 -p 132 -f sport -m 1000-1999:2 -m 2000-2999:3 -4 --loc 8 (15 rules)"
+"flexl4-steer: eth9: applied l4steer buckets eth9 -p 253 -f dport --buckets 4 -c 0-3 (8 rules)
+flexl4-steer: eth9: applied l4steer range eth9 -p 132 -f sport --map 1000-1999:2 --map 2000-2999:3 -4 --loc 8 (15 rules)"
 [ $rc -eq 0 ] && [ "$(wc -l <"$FAKE_RULES")" -eq 23 ] && pass "apply: 23 rules in the device's table" ||
 	fail "apply: 23 rules in the device's table" "rc $rc, $(wc -l <"$FAKE_RULES") rules"
 [ "$(affinity)" = "0 1 2 3" ] && pass "apply: queue k's IRQ on CPU k" || fail "apply: IRQs" "$(affinity)"
@@ -137,25 +135,25 @@ cp "$FAKE_RULES" "$T/rules.before"
 for i in 40 41 42 43; do echo 0-1 >"$T/proc/irq/$i/smp_affinity_list"; done
 "$S" apply >"$T/out" 2>&1
 expect "after a firmware reset: applied again, one line per set" "$T/out" \
-"flexl4-steer: eth9: applied l4steer buckets eth9 -p 253 -f dport -b 4 -c 0-3 (8 rules, again: its rules had gone (driver reload or firmware reset))
-flexl4-steer: eth9: applied l4steer range eth9 -p 132 -f sport -m 1000-1999:2 -m 2000-2999:3 -4 --loc 8 (15 rules, again: its rules had gone (driver reload or firmware reset))"
+"flexl4-steer: eth9: applied l4steer buckets eth9 -p 253 -f dport --buckets 4 -c 0-3 (8 rules, again: its rules had gone (driver reload or firmware reset))
+flexl4-steer: eth9: applied l4steer range eth9 -p 132 -f sport --map 1000-1999:2 --map 2000-2999:3 -4 --loc 8 (15 rules, again: its rules had gone (driver reload or firmware reset))"
 [ "$(wc -l <"$FAKE_RULES")" -eq 23 ] && [ "$(affinity)" = "0 1 2 3" ] &&
 	pass "after a firmware reset: 23 rules and the IRQ pinning back" || fail "after reset" "$(affinity)"
 
 sed -i 's/buckets=4 cpus=0-3/buckets=2/' "$T/steer.conf"	# the operator edits the config
 "$S" apply >"$T/out" 2>&1
 expect "config edited: the old set removed, the new one applied, the next set moved up after it" "$T/out" \
-"flexl4-steer: eth9: removed l4steer range eth9 -p 132 -f sport -m 1000-1999:2 -m 2000-2999:3 -4 --loc 8 (no longer in $T/steer.conf)
-flexl4-steer: eth9: removed l4steer buckets eth9 -p 253 -f dport -b 4 -c 0-3 (no longer in $T/steer.conf)
-flexl4-steer: eth9: applied l4steer buckets eth9 -p 253 -f dport -b 2 (4 rules)
-flexl4-steer: eth9: applied l4steer range eth9 -p 132 -f sport -m 1000-1999:2 -m 2000-2999:3 -4 --loc 4 (15 rules)"
+"flexl4-steer: eth9: removed l4steer range eth9 -p 132 -f sport --map 1000-1999:2 --map 2000-2999:3 -4 --loc 8 (no longer in $T/steer.conf)
+flexl4-steer: eth9: removed l4steer buckets eth9 -p 253 -f dport --buckets 4 -c 0-3 (no longer in $T/steer.conf)
+flexl4-steer: eth9: applied l4steer buckets eth9 -p 253 -f dport --buckets 2 (4 rules)
+flexl4-steer: eth9: applied l4steer range eth9 -p 132 -f sport --map 1000-1999:2 --map 2000-2999:3 -4 --loc 4 (15 rules)"
 [ "$(wc -l <"$FAKE_RULES")" -eq 19 ] && [ "$(affinity)" = "0-1 0-1 0-1 0-1" ] &&
 	pass "config edited: 19 rules, IRQ affinities restored" ||
 	fail "config edited" "$(wc -l <"$FAKE_RULES") rules, $(affinity)"
 
 "$S" status >"$T/out" 2>&1; rc=$?
 [ $rc -eq 0 ] && [ "$(head -n1 "$T/out")" = "eth9: applied: 2 of 2 sets, 19 rules" ] &&
-	grep -q '^== buckets eth9 -p 253 -f dport -b 2$' "$T/out" && grep -q '^rule 0: ' "$T/out" &&
+	grep -q '^== buckets eth9 -p 253 -f dport --buckets 2$' "$T/out" && grep -q '^rule 0: ' "$T/out" &&
 	pass "status: one line per port, then each set and its rules" || fail "status" "rc $rc: $(head -3 "$T/out")"
 
 "$S" remove >"$T/out" 2>&1; rc=$?
@@ -194,21 +192,21 @@ echo 8 >"$T/channels"; export FAKE_CHANNELS=$T/channels
 expect "channels=16 on 8 channels: set first, then the rules" "$T/out" \
 "flexl4-steer: eth9: pause ended
 flexl4-steer: eth9: channels: combined 16 (was 8)
-flexl4-steer: eth9: applied l4steer buckets eth9 -p 253 -f dport -b 4 -c 0-3 (8 rules)"
+flexl4-steer: eth9: applied l4steer buckets eth9 -p 253 -f dport --buckets 4 -c 0-3 (8 rules)"
 echo 63 >"$T/channels"; : >"$FAKE_RULES"	# a reboot: the driver's default channel count, no rules
 for i in 40 41 42 43; do echo 0-1 >"$T/proc/irq/$i/smp_affinity_list"; done
 "$S" apply >"$T/out" 2>&1
 expect "after a reboot: channels, rules and IRQ affinity back" "$T/out" \
-"flexl4-steer: eth9: forgot l4steer buckets eth9 -p 253 -f dport -b 4 -c 0-3, whose rules are gone (the channel count changes)
+"flexl4-steer: eth9: forgot l4steer buckets eth9 -p 253 -f dport --buckets 4 -c 0-3, whose rules are gone (the channel count changes)
 flexl4-steer: eth9: channels: combined 16 (was 63)
-flexl4-steer: eth9: applied l4steer buckets eth9 -p 253 -f dport -b 4 -c 0-3 (8 rules)"
+flexl4-steer: eth9: applied l4steer buckets eth9 -p 253 -f dport --buckets 4 -c 0-3 (8 rules)"
 [ "$(cat "$T/channels")" = 16 ] && [ "$(wc -l <"$FAKE_RULES")" -eq 8 ] && [ "$(affinity)" = "0 1 2 3" ] &&
 	pass "after a reboot: 16 channels, 8 rules, queue k's IRQ on CPU k" ||
 	fail "after a reboot" "$(cat "$T/channels") channels, $(wc -l <"$FAKE_RULES") rules, IRQs $(affinity)"
 echo 0-1 >"$T/proc/irq/41/smp_affinity_list"	# irqbalance moves one IRQ
 "$S" apply >"$T/out" 2>&1
 expect "an IRQ moved (irqbalance): the set is applied again" "$T/out" \
-"flexl4-steer: eth9: applied l4steer buckets eth9 -p 253 -f dport -b 4 -c 0-3 (8 rules, again: IRQ 41 of queue 1 was on CPUs 0-1, not 1 (irqbalance? see README))"
+"flexl4-steer: eth9: applied l4steer buckets eth9 -p 253 -f dport --buckets 4 -c 0-3 (8 rules, again: IRQ 41 of queue 1 was on CPUs 0-1, not 1 (irqbalance? see README))"
 [ "$(affinity)" = "0 1 2 3" ] && [ "$(wc -l <"$FAKE_RULES")" -eq 8 ] &&
 	pass "an IRQ moved: every IRQ back on its core, 8 rules" || fail "IRQ moved" "$(affinity)"
 : >"$FAKE_LOG"
@@ -218,9 +216,9 @@ expect "an IRQ moved (irqbalance): the set is applied again" "$T/out" \
 echo 63 >"$T/channels"	# the operator changes the channel count by hand
 "$S" apply >"$T/out" 2>&1
 expect "channels changed by hand: the set removed, channels set, the set applied" "$T/out" \
-"flexl4-steer: eth9: removed l4steer buckets eth9 -p 253 -f dport -b 4 -c 0-3 (the channel count changes)
+"flexl4-steer: eth9: removed l4steer buckets eth9 -p 253 -f dport --buckets 4 -c 0-3 (the channel count changes)
 flexl4-steer: eth9: channels: combined 16 (was 63)
-flexl4-steer: eth9: applied l4steer buckets eth9 -p 253 -f dport -b 4 -c 0-3 (8 rules)"
+flexl4-steer: eth9: applied l4steer buckets eth9 -p 253 -f dport --buckets 4 -c 0-3 (8 rules)"
 echo "dev=eth9 proto=253 field=dport buckets=64 channels=64" >"$T/steer.conf"
 "$S" apply >"$T/out" 2>&1; rc=$?
 [ $rc -eq 1 ] && grep -q '^flexl4-steer: eth9: FAILED ethtool -L eth9 combined 64: netlink error: Invalid argument$' "$T/out" &&
@@ -257,7 +255,7 @@ FAKE_NTUPLE='off [fixed]' "$S" check >"$T/out" 2>"$T/err"; rc=$?
 rm -f "$T/state/"*.failed
 FAKE_ETHTOOL_FAIL=1 "$S" apply >"$T/out" 2>&1; rc=$?
 expect "a rule the driver refuses: the FAILED line carries ethtool's errno text (review F24)" "$T/out" \
-"flexl4-steer: eth9: FAILED l4steer buckets eth9 -p 253 -f dport -b 2: '$ETHTOOL -N eth9 flow-type ip4 l4proto 253 l4data 0x0 m 0xfffffffe action 0 loc 0' failed; undoing what was installed (ethtool: Invalid argument; dmesg has the driver's reason)"
+"flexl4-steer: eth9: FAILED l4steer buckets eth9 -p 253 -f dport --buckets 2: '$ETHTOOL -N eth9 flow-type ip4 l4proto 253 l4data 0x0 m 0xfffffffe action 0 loc 0' failed (Invalid argument): the driver's reason is in dmesg (docs/operator-guide.md, \"Kernel messages\"); undoing what was installed"
 rm -f "$T/state/"*.failed
 
 # README steps 4 and 5 in order (review F2): l4steer by hand, then flexl4-steer apply of the same
@@ -267,7 +265,7 @@ echo "dev=eth9 proto=253 field=dport buckets=16 cpus=0-15 channels=16" >"$T/stee
 "$L4STEER" buckets eth9 -p 253 -f dport -b 16 -c 0-15 >"$T/out" 2>&1
 "$S" apply >"$T/out" 2>&1; rc=$?
 [ $rc -eq 0 ] && [ "$(wc -l <"$FAKE_RULES")" -eq 32 ] && [ "$(grep -c '^-N eth9 flow-type' "$FAKE_LOG")" -eq 32 ] &&
-	[ "$(cat "$T/out")" = "flexl4-steer: eth9: kept l4steer buckets eth9 -p 253 -f dport -b 16 -c 0-15: its 32 rules were already installed at their locations (by l4steer by hand?); flexl4-steer keeps them now" ] &&
+	[ "$(cat "$T/out")" = "flexl4-steer: eth9: kept l4steer buckets eth9 -p 253 -f dport --buckets 16 -c 0-15: its 32 rules were already installed at their locations (by l4steer by hand?); flexl4-steer keeps them now" ] &&
 	pass "steps 4 then 5: 32 rules, not 64; flexl4-steer says it keeps them (review F2)" ||
 	fail "steps 4 then 5" "rc $rc, $(wc -l <"$FAKE_RULES") rules, $(grep -c '^-N eth9 flow-type' "$FAKE_LOG") -N: $(cat "$T/out")"
 "$S" apply >"$T/out" 2>&1; rc=$?
@@ -281,7 +279,7 @@ rm -f "$T/state/eth9.paused"
 printf '%s\n' '3 other tcp4' >"$FAKE_RULES"	# another tool's rule where the set goes
 "$S" apply >"$T/out" 2>&1; rc=$?
 [ $rc -eq 1 ] && [ "$(wc -l <"$FAKE_RULES")" -eq 1 ] &&
-	grep -q "^flexl4-steer: eth9: FAILED l4steer buckets eth9 -p 253 -f dport -b 16 -c 0-15: locations 0-31 of eth9 hold 1 other rule (3: TCP over IPv4): see '.*-n eth9'; delete it " "$T/out" &&
+	grep -q "^flexl4-steer: eth9: FAILED l4steer buckets eth9 -p 253 -f dport --buckets 16 -c 0-15: locations 0-31 of eth9 hold 1 other rule (3: TCP over IPv4): see '.*-n eth9'; delete it " "$T/out" &&
 	pass "another tool's rule at the set's locations: FAILED, naming it, nothing installed" || fail "other rule" "rc $rc: $(cat "$T/out")"
 : >"$FAKE_RULES"; rm -f "$T/state/"*.failed
 
@@ -326,15 +324,15 @@ if ip netns add "$NS" 2>/dev/null; then
 	in_ns ip link add va type veth peer name vb
 	in_ns "$S" apply va >"$T/out" 2>&1	# what flexl4-steer@va.service runs when va appears
 	expect "netns: the port appears: applied" "$T/out" \
-		"flexl4-steer: va: applied l4steer buckets va -p 146 -f dport -b 4 (8 rules)"
+		"flexl4-steer: va: applied l4steer buckets va -p 146 -f dport --buckets 4 (8 rules)"
 	in_ns ip link del va; : >"$FAKE_RULES"	# the driver goes away, and its rules with it
 	in_ns "$S" remove va >"$T/out" 2>&1	# ExecStop, when systemd sees the port go
 	expect "netns: the port goes: its state is forgotten" "$T/out" \
-		"flexl4-steer: va: forgot l4steer buckets va -p 146 -f dport -b 4, whose rules are gone (asked to)"
+		"flexl4-steer: va: forgot l4steer buckets va -p 146 -f dport --buckets 4, whose rules are gone (asked to)"
 	in_ns ip link add va type veth peer name vb
 	in_ns "$S" apply va >"$T/out" 2>&1
 	expect "netns: the port comes back: applied again" "$T/out" \
-		"flexl4-steer: va: applied l4steer buckets va -p 146 -f dport -b 4 (8 rules)"
+		"flexl4-steer: va: applied l4steer buckets va -p 146 -f dport --buckets 4 (8 rules)"
 	[ "$(wc -l <"$FAKE_RULES")" -eq 8 ] && pass "netns: 8 rules once more" || fail "netns: rules"
 else
 	fail "netns: cannot create a network namespace (run as root)"
@@ -389,10 +387,10 @@ if ip netns exec "$NS" true 2>/dev/null; then
 	ip netns exec "$NS" ip link add homa-rx type veth peer name homa-tx
 	ip netns exec "$NS" "$S" apply "$(systemd-escape -u --path "$i")" >"$T/out" 2>&1
 	expect "netns: 'apply %f' of homa-rx applies the port by its name" "$T/out" \
-		"flexl4-steer: homa-rx: applied l4steer buckets homa-rx -p 146 -f dport -b 2 (4 rules)"
+		"flexl4-steer: homa-rx: applied l4steer buckets homa-rx -p 146 -f dport --buckets 2 (4 rules)"
 	ip netns exec "$NS" "$S" remove "$PH" >"$T/out" 2>&1
 	expect "netns: 'remove %f' of homa-rx removes and pauses it" "$T/out" \
-"flexl4-steer: homa-rx: removed l4steer buckets homa-rx -p 146 -f dport -b 2 (asked to)
+"flexl4-steer: homa-rx: removed l4steer buckets homa-rx -p 146 -f dport --buckets 2 (asked to)
 flexl4-steer: homa-rx: paused: apply, udev and the timer leave it alone until 'flexl4-steer resume homa-rx' (or apply --force, or a reboot)"
 else
 	fail "netns for the homa-rx port: cannot enter $NS"
@@ -465,7 +463,7 @@ sh "$FL" --help >"$T/out" 2>"$T/err"; rc=$?
 	grep -q '^  3  this host runs NVIDIA' "$T/out" && pass "flexl4-loaded --help: usage and exit codes on stdout (review F17)" ||
 	fail "flexl4-loaded --help" "rc $rc: $(head -n 3 "$T/out" "$T/err")"
 sh "$FL" --version >"$T/out" 2>&1
-[ $? -eq 0 ] && [ "$(cat "$T/out")" = "flexl4-loaded $(cat "$HERE/../VERSION") (mlx5-flexl4 tools)" ] &&
+[ $? -eq 0 ] && [ "$(cat "$T/out")" = "flexl4-loaded $(cat "$HERE/../VERSION")" ] &&
 	pass "flexl4-loaded --version" || fail "flexl4-loaded --version" "$(cat "$T/out")"
 sh "$FL" --bogus >"$T/out" 2>"$T/err"; rc=$?
 [ $rc -eq 2 ] && [ ! -s "$T/out" ] &&
