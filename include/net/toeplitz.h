@@ -15,7 +15,9 @@
 
 struct netlink_ext_ack;
 
-/* The receiver's RSS configuration (context 0 or any other context). */
+/* The receiver's RSS configuration: one RSS context's key and table, as
+ * the driver reports them. PSP reads context 0 only (psp_rss.c).
+ */
 struct toeplitz_rss {
 	const u8 *key;
 	u32 key_size;

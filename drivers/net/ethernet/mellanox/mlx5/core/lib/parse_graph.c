@@ -386,6 +386,12 @@ VISIBLE_IF_KUNIT int mlx5_pg_debugfs_show(struct seq_file *file, void *priv)
 		return 0;
 	}
 	seq_puts(file, "object: yes\n");
+	/* fw.c zeroes the page when its query fails */
+	if (!memchr_inv(mdev->caps.hca[MLX5_CAP_PARSE_GRAPH_NODE]->cur, 0,
+			sizeof_field(struct mlx5_hca_cap, cur))) {
+		seq_puts(file, "capabilities: unavailable\n");
+		goto nodes;
+	}
 	seq_printf(file, "node_in: 0x%x\nheader_length_mode: 0x%x\nsample_offset_mode: 0x%x\n",
 		   MLX5_CAP_PARSE_GRAPH_NODE(mdev, node_in),
 		   MLX5_CAP_PARSE_GRAPH_NODE(mdev, header_length_mode),
@@ -396,6 +402,7 @@ VISIBLE_IF_KUNIT int mlx5_pg_debugfs_show(struct seq_file *file, void *priv)
 		   MLX5_CAP_PARSE_GRAPH_NODE(mdev, max_base_header_length));
 	seq_printf(file, "prog_sample_fields: %u\n",
 		   MLX5_CAP_GEN_2(mdev, max_num_prog_sample_field));
+nodes:
 	seq_puts(file, "protocol object sample refs\n");
 	mutex_lock(&pg->lock);
 	list_for_each_entry(node, &pg->nodes, list)

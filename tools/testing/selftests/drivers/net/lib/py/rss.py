@@ -47,12 +47,15 @@ def wait_rx_quiet(cfg):
     """
     Keep other packets off the local queues: stop the remote's router
     solicitations, make both ends' neighbours permanent (no ARP or
-    neighbour solicitation probes later), and wait (up to 15 s) until the
-    local device has received nothing for 1.5 s (link-up RS and MLD).
+    neighbour solicitation probes later) in each address family both
+    have, and wait (up to 15 s) until the local device has received
+    nothing for 1.5 s (link-up RS and MLD).
     """
     cmd(f"sysctl -qw net.ipv6.conf.{cfg.remote_ifname}.router_solicitations=0",
         host=cfg.remote)
     for ipver in ("4", "6"):
+        if not cfg.addr_v[ipver] or not cfg.remote_addr_v[ipver]:
+            continue
         ip(f"neigh replace {cfg.remote_addr_v[ipver]} "
            f"lladdr {cfg.remote_dev['address']} dev {cfg.ifname} nud permanent")
         ip(f"neigh replace {cfg.addr_v[ipver]} "
