@@ -481,7 +481,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			fputs(help_text, stdout);
 			exit(0);
 		case 'V':
-			printf("rsspick %s%s\n", RSSPICK_VERSION, FLEXL4_SERIES);
+			printf("rsspick %s\n", RSSPICK_VERSION);
 			exit(0);
 		case ':':
 			if (!strncmp(argv[optind - 1], "--", 2))

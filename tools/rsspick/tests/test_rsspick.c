@@ -1156,8 +1156,7 @@ static void test_cli(void)
 		for (p = v; p && *p; p++)
 			if (*p == '\n')
 				*p = p[1] ? ' ' : '\0';
-		snprintf(want, sizeof(want), "rsspick %s (flexl4 series v4)\n",
-			 v ? v : "?");
+		snprintf(want, sizeof(want), "rsspick %s\n", v ? v : "?");
 		free(v);
 		run_cli(&r, NULL, "--version", NULL);
 		check(r.status == 0 && !strcmp(r.out, want) && !r.err[0],
