@@ -1044,28 +1044,48 @@ static void debugfs_nodes(struct kunit *test)
 	expect_debugfs(test, ctx->mdev[0], PG_CAPS_BF3);
 }
 
-/* Each capability line shows the capability it names */
+/* Each capability line shows the capability it names, of the device the
+ * file was created for: the two functions report different values
+ */
 static void debugfs_caps(struct kunit *test)
 {
+	static const struct {
+		u64 node_in, hdr_len_mode, sample_off_mode, arcs, samples;
+		u64 base_len, prog_fields;
+		const char *want;
+	} dev[] = {
+		{ 0x8, 0x5, 0x7, 3, 2, 44, 6,
+		  "object: yes\nnode_in: 0x8\nheader_length_mode: 0x5\n"
+		  "sample_offset_mode: 0x7\nmax_num_arc_in: 3\n"
+		  "max_num_sample: 2\nmax_base_header_length: 44\n"
+		  "prog_sample_fields: 6\nprotocol object sample refs\n" },
+		{ 0x24, 0x2, 0x3, 5, 4, 60, 7,
+		  "object: yes\nnode_in: 0x24\nheader_length_mode: 0x2\n"
+		  "sample_offset_mode: 0x3\nmax_num_arc_in: 5\n"
+		  "max_num_sample: 4\nmax_base_header_length: 60\n"
+		  "prog_sample_fields: 7\nprotocol object sample refs\n" },
+	};
 	struct pg_ctx *ctx = test->priv;
-	struct mlx5_core_dev *mdev = ctx->mdev[0];
+	int fn;
 
-	set_node_in(mdev, 0x8);
-	set_header_length_mode(mdev, 0x5);
-	set_sample_offset_mode(mdev, 0x7);
-	set_max_num_arc_in(mdev, 3);
-	set_max_num_sample(mdev, 2);
-	set_max_base_header_length(mdev, 44);
-	set_prog_sample_fields(mdev, 6);
-	expect_debugfs(test, mdev,
-		       "object: yes\nnode_in: 0x8\nheader_length_mode: 0x5\n"
-		       "sample_offset_mode: 0x7\nmax_num_arc_in: 3\n"
-		       "max_num_sample: 2\nmax_base_header_length: 44\n"
-		       "prog_sample_fields: 6\nprotocol object sample refs\n");
+	for (fn = 0; fn < 2; fn++) {
+		struct mlx5_core_dev *mdev = ctx->mdev[fn];
+
+		set_node_in(mdev, dev[fn].node_in);
+		set_header_length_mode(mdev, dev[fn].hdr_len_mode);
+		set_sample_offset_mode(mdev, dev[fn].sample_off_mode);
+		set_max_num_arc_in(mdev, dev[fn].arcs);
+		set_max_num_sample(mdev, dev[fn].samples);
+		set_max_base_header_length(mdev, dev[fn].base_len);
+		set_prog_sample_fields(mdev, dev[fn].prog_fields);
+	}
+	for (fn = 0; fn < 2; fn++)
+		expect_debugfs(test, ctx->mdev[fn], dev[fn].want);
 	/* Without the object the page is not read: no capability shown */
-	set_general_obj_types(mdev,
+	set_general_obj_types(ctx->mdev[0],
 			      ~MLX5_GENERAL_OBJ_TYPES_CAP_FLEX_PARSE_GRAPH);
-	expect_debugfs(test, mdev, "object: no\n");
+	expect_debugfs(test, ctx->mdev[0], "object: no\n");
+	expect_debugfs(test, ctx->mdev[1], dev[1].want);
 }
 
 /* ---- ethtool l4data rules ---- */
