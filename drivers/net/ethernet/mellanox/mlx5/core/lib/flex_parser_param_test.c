@@ -10,6 +10,7 @@
 #include <kunit/test.h>
 #include "mlx5_core.h"
 #include "flex_parser_param.h"
+#include "nv_param.h"
 
 /* The register contents are written out by hand from mlxconfig's database
  * (Debian mstflint 4.31.0+1-4, usr/share/mstflint/mlxconfig_dbs/
@@ -630,6 +631,38 @@ static void fp_store_locks_shd(struct kunit *test)
 	t->mdev->shd = NULL;
 }
 
+/* nv_param.c registers the two parameters with its own on a PF and
+ * unregisters them with its own at teardown, so that the driver's next
+ * register (a devlink reload, a probe after a remove) finds none left: a
+ * parameter left registered fails it with -EBUSY. A VF has none of them.
+ */
+static void fp_register_unregister(struct kunit *test)
+{
+	struct fp_test *t = test->priv;
+	int err, i;
+
+	devl_lock(t->devlink);
+	for (i = 0; i < 2; i++) {
+		err = mlx5_nv_param_register_dl_params(t->devlink);
+		KUNIT_EXPECT_EQ_MSG(test, err, 0, "register %d", i);
+		if (err) {	/* what the teardown left */
+			mlx5_flex_parser_params_unregister(t->devlink);
+			break;
+		}
+		mlx5_nv_param_unregister_dl_params(t->devlink);
+	}
+	/* nothing left after the last teardown either */
+	KUNIT_EXPECT_EQ(test, mlx5_flex_parser_params_register(t->devlink), 0);
+	mlx5_flex_parser_params_unregister(t->devlink);
+
+	t->mdev->coredev_type = MLX5_COREDEV_VF;
+	KUNIT_EXPECT_EQ(test, mlx5_nv_param_register_dl_params(t->devlink), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_flex_parser_params_register(t->devlink), 0);
+	mlx5_flex_parser_params_unregister(t->devlink);
+	mlx5_nv_param_unregister_dl_params(t->devlink);
+	devl_unlock(t->devlink);
+}
+
 static struct kunit_case fp_test_cases[] = {
 	KUNIT_CASE(fp_params_table),
 	KUNIT_CASE(fp_get_next_and_default),
@@ -644,6 +677,7 @@ static struct kunit_case fp_test_cases[] = {
 	KUNIT_CASE(fp_reset_default),
 	KUNIT_CASE(fp_reset_default_fails),
 	KUNIT_CASE(fp_store_locks_shd),
+	KUNIT_CASE(fp_register_unregister),
 	{}
 };
 

@@ -1044,28 +1044,48 @@ static void debugfs_nodes(struct kunit *test)
 	expect_debugfs(test, ctx->mdev[0], PG_CAPS_BF3);
 }
 
-/* Each capability line shows the capability it names */
+/* Each capability line shows the capability it names, of the device the
+ * file was created for: the two functions report different values
+ */
 static void debugfs_caps(struct kunit *test)
 {
+	static const struct {
+		u64 node_in, hdr_len_mode, sample_off_mode, arcs, samples;
+		u64 base_len, prog_fields;
+		const char *want;
+	} dev[] = {
+		{ 0x8, 0x5, 0x7, 3, 2, 44, 6,
+		  "object: yes\nnode_in: 0x8\nheader_length_mode: 0x5\n"
+		  "sample_offset_mode: 0x7\nmax_num_arc_in: 3\n"
+		  "max_num_sample: 2\nmax_base_header_length: 44\n"
+		  "prog_sample_fields: 6\nprotocol object sample refs\n" },
+		{ 0x24, 0x2, 0x3, 5, 4, 60, 7,
+		  "object: yes\nnode_in: 0x24\nheader_length_mode: 0x2\n"
+		  "sample_offset_mode: 0x3\nmax_num_arc_in: 5\n"
+		  "max_num_sample: 4\nmax_base_header_length: 60\n"
+		  "prog_sample_fields: 7\nprotocol object sample refs\n" },
+	};
 	struct pg_ctx *ctx = test->priv;
-	struct mlx5_core_dev *mdev = ctx->mdev[0];
+	int fn;
 
-	set_node_in(mdev, 0x8);
-	set_header_length_mode(mdev, 0x5);
-	set_sample_offset_mode(mdev, 0x7);
-	set_max_num_arc_in(mdev, 3);
-	set_max_num_sample(mdev, 2);
-	set_max_base_header_length(mdev, 44);
-	set_prog_sample_fields(mdev, 6);
-	expect_debugfs(test, mdev,
-		       "object: yes\nnode_in: 0x8\nheader_length_mode: 0x5\n"
-		       "sample_offset_mode: 0x7\nmax_num_arc_in: 3\n"
-		       "max_num_sample: 2\nmax_base_header_length: 44\n"
-		       "prog_sample_fields: 6\nprotocol object sample refs\n");
+	for (fn = 0; fn < 2; fn++) {
+		struct mlx5_core_dev *mdev = ctx->mdev[fn];
+
+		set_node_in(mdev, dev[fn].node_in);
+		set_header_length_mode(mdev, dev[fn].hdr_len_mode);
+		set_sample_offset_mode(mdev, dev[fn].sample_off_mode);
+		set_max_num_arc_in(mdev, dev[fn].arcs);
+		set_max_num_sample(mdev, dev[fn].samples);
+		set_max_base_header_length(mdev, dev[fn].base_len);
+		set_prog_sample_fields(mdev, dev[fn].prog_fields);
+	}
+	for (fn = 0; fn < 2; fn++)
+		expect_debugfs(test, ctx->mdev[fn], dev[fn].want);
 	/* Without the object the page is not read: no capability shown */
-	set_general_obj_types(mdev,
+	set_general_obj_types(ctx->mdev[0],
 			      ~MLX5_GENERAL_OBJ_TYPES_CAP_FLEX_PARSE_GRAPH);
-	expect_debugfs(test, mdev, "object: no\n");
+	expect_debugfs(test, ctx->mdev[0], "object: no\n");
+	expect_debugfs(test, ctx->mdev[1], dev[1].want);
 }
 
 /* ---- ethtool l4data rules ---- */
@@ -1852,58 +1872,122 @@ static void rule_native_ports(struct kunit *test)
 	}
 }
 
-/* Replace at one location: the same protocol keeps its node, another
- * protocol swaps nodes, a rule without l4data drops the node and takes it
- * back; the table stays
+/* The entry of a rule through the node of @proto with sample @sample_id,
+ * with the VLAN of drop_set() if @ext
+ */
+static void node_entry(struct match *e, bool ip6, u8 proto, u8 sample_id,
+		       u32 c, u32 v, bool ext)
+{
+	sample_match(e, ip6, proto, sample_id, c, v);
+	if (ext)
+		vlan_match(e);
+}
+
+/* A replace deletes the rule at the location (get_ethtool_rule()), after
+ * the new rule took its node and table, and installs the new one: the old
+ * entry takes its group with it, the new one makes its own
+ */
+static void expect_ft_rewrite(struct kunit *test, u32 t)
+{
+	EXPECT_FT_LOG(test, { FT_DELETE_FTE, t }, { FT_DESTROY_GROUP, t },
+		      { FT_CREATE_GROUP, t }, { FT_CREATE_FTE, t });
+}
+
+/* Replace at one location, ip4 and ip6, with and without FLOW_EXT: the
+ * same protocol keeps its node, another protocol swaps nodes, a rule
+ * without l4data drops the node (and, with a tuple less, moves to another
+ * table) and one with l4data takes a node back; the entry written at each
+ * step
  */
 static void rule_replace(struct kunit *test)
 {
 	struct pg_ctx *ctx = test->priv;
-	int ip6;
+	struct match *e;
+	int ip6, ext;
 
+	e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, e);
 	for (ip6 = 0; ip6 < 2; ip6++) {
-		u32 obj = 0x100 + 3 * ip6;
+		for (ext = 0; ext < 2; ext++) {
+			u32 obj = ctx->fw.next_obj_id[0];
+			/* the table; its groups and the next tables after */
+			u32 t = ctx->ft.next_id;
 
-		KUNIT_ASSERT_EQ(test,
-				drop_set(ctx, 5, ip6, 253, 3,
-					 0xfffffff0, false),
-				0);
-		EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, obj));
-		ctx->ft.n_log = 0;
+			KUNIT_ASSERT_EQ(test,
+					drop_set(ctx, 5, ip6, 253, 3,
+						 0xfffffff0, ext),
+					0);
+			EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, obj));
+			expect_ft_first_rule(test, t);
+			node_entry(e, ip6, 253, 0, 0xf, 3, ext);
+			expect_entry(test, t, e, RULE_NODE);
 
-		KUNIT_ASSERT_EQ(test,
-				drop_set(ctx, 5, ip6, 253, 7,
-					 0xfffffff0, false),
-				0);
-		EXPECT_NO_COMMAND(test, &ctx->fw);
-		KUNIT_EXPECT_EQ(test, ctx->ft.ftes, 1);
+			KUNIT_ASSERT_EQ(test,
+					drop_set(ctx, 5, ip6, 253, 7,
+						 0xfffffff0, ext),
+					0);
+			EXPECT_NO_COMMAND(test, &ctx->fw);
+			expect_ft_rewrite(test, t);
+			node_entry(e, ip6, 253, 0, 0xf, 7, ext);
+			expect_entry(test, t, e, RULE_NODE);
+			KUNIT_EXPECT_EQ(test, ctx->ft.ftes, 1);
 
-		KUNIT_ASSERT_EQ(test,
-				drop_set(ctx, 5, ip6, 146, 7,
-					 0xfffffff0, false),
-				0);
-		EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, obj + 1),
-			   DESTROY(0, obj));
+			/* The new node is made while the old one still
+			 * holds sample 0
+			 */
+			KUNIT_ASSERT_EQ(test,
+					drop_set(ctx, 5, ip6, 146, 7,
+						 0xfffffff0, ext),
+					0);
+			EXPECT_LOG(test, &ctx->fw, CREATE(0),
+				   QUERY(0, obj + 1), DESTROY(0, obj));
+			expect_ft_rewrite(test, t);
+			node_entry(e, ip6, 146, 1, 0xf, 7, ext);
+			expect_entry(test, t, e, RULE_NODE);
 
-		/* ip4 l4proto 146 alone: no l4data, no node */
-		KUNIT_ASSERT_EQ(test,
-				drop_set(ctx, 5, ip6, 146, 0,
-					 0xffffffff, false),
-				0);
-		EXPECT_LOG(test, &ctx->fw, DESTROY(0, obj + 1));
+			/* l4proto 146 alone: no l4data, no node */
+			KUNIT_ASSERT_EQ(test,
+					drop_set(ctx, 5, ip6, 146, 0,
+						 0xffffffff, ext),
+					0);
+			EXPECT_LOG(test, &ctx->fw, DESTROY(0, obj + 1));
+			EXPECT_FT_LOG(test, { FT_CREATE_TABLE, t + 4 },
+				      { FT_MODIFY_TABLE, t },
+				      { FT_DELETE_FTE, t },
+				      { FT_DESTROY_GROUP, t },
+				      { FT_ROOT, t + 4 },
+				      { FT_DESTROY_TABLE, t },
+				      { FT_CREATE_GROUP, t + 4 },
+				      { FT_CREATE_FTE, t + 4 });
+			ip_match(e, ip6, 146);
+			if (ext)
+				vlan_match(e);
+			expect_entry(test, t + 4, e, MLX5_MATCH_OUTER_HEADERS);
 
-		KUNIT_ASSERT_EQ(test,
-				drop_set(ctx, 5, ip6, 146, 7,
-					 0xfffffff0, false),
-				0);
-		EXPECT_LOG(test, &ctx->fw, CREATE(0), QUERY(0, obj + 2));
-		KUNIT_EXPECT_EQ(test, ctx->ft.ftes, 1);
-		KUNIT_EXPECT_EQ(test, num_rules(ctx), 1);
+			KUNIT_ASSERT_EQ(test,
+					drop_set(ctx, 5, ip6, 146, 7,
+						 0xfffffff0, ext),
+					0);
+			EXPECT_LOG(test, &ctx->fw, CREATE(0),
+				   QUERY(0, obj + 2));
+			EXPECT_FT_LOG(test, { FT_CREATE_TABLE, t + 6 },
+				      { FT_ROOT, t + 6 },
+				      { FT_DELETE_FTE, t + 4 },
+				      { FT_DESTROY_GROUP, t + 4 },
+				      { FT_MODIFY_TABLE, t + 6 },
+				      { FT_DESTROY_TABLE, t + 4 },
+				      { FT_CREATE_GROUP, t + 6 },
+				      { FT_CREATE_FTE, t + 6 });
+			node_entry(e, ip6, 146, 0, 0xf, 7, ext);
+			expect_entry(test, t + 6, e, RULE_NODE);
+			KUNIT_EXPECT_EQ(test, ctx->ft.ftes, 1);
+			KUNIT_EXPECT_EQ(test, num_rules(ctx), 1);
 
-		KUNIT_EXPECT_EQ(test, rule_del(ctx, 5), 0);
-		EXPECT_LOG(test, &ctx->fw, DESTROY(0, obj + 2));
-		KUNIT_EXPECT_EQ(test, ctx->ft.tables, 0);
-		ctx->ft.n_log = 0;
+			KUNIT_EXPECT_EQ(test, rule_del(ctx, 5), 0);
+			EXPECT_LOG(test, &ctx->fw, DESTROY(0, obj + 2));
+			expect_ft_last_rule(test, t + 6);
+			KUNIT_EXPECT_EQ(test, ctx->ft.tables, 0);
+		}
 	}
 }
 
@@ -2022,30 +2106,141 @@ static void rule_fails(struct kunit *test)
 	}
 }
 
-/* A replace that fails at its node or its table leaves the old rule */
+/* The rule at @loc is the drop rule on @proto with l4data @l4data */
+static void expect_rule_at(struct pg_ctx *ctx, u32 loc, bool ip6, u8 proto,
+			   u32 l4data)
+{
+	struct ethtool_rxnfc info = { .cmd = ETHTOOL_GRXCLSRULE,
+				      .fs.location = loc };
+	struct kunit *test = ctx->test;
+
+	KUNIT_ASSERT_EQ(test, mlx5e_ethtool_get_rxnfc(ctx->priv, &info, NULL),
+			0);
+	if (ip6) {
+		KUNIT_EXPECT_EQ(test, info.fs.h_u.usr_ip6_spec.l4_proto, proto);
+		KUNIT_EXPECT_EQ(test, info.fs.h_u.usr_ip6_spec.l4_4_bytes,
+				htonl(l4data));
+	} else {
+		KUNIT_EXPECT_EQ(test, info.fs.h_u.usr_ip4_spec.proto, proto);
+		KUNIT_EXPECT_EQ(test, info.fs.h_u.usr_ip4_spec.l4_4_bytes,
+				htonl(l4data));
+	}
+}
+
+/* Function 0 has one node, of protocol 253 with object @obj, sample 0 and
+ * @refs references (debugfs shows it), or none if @refs is 0
+ */
+static void expect_node_253(struct pg_ctx *ctx, u32 obj, unsigned int refs)
+{
+	char want[sizeof(PG_CAPS_BF3) + 32];
+
+	if (refs)
+		snprintf(want, sizeof(want), PG_CAPS_BF3 "253 0x%x 0 %u\n", obj,
+			 refs);
+	else
+		strscpy(want, PG_CAPS_BF3);
+	expect_debugfs(ctx->test, ctx->mdev[0], want);
+}
+
+/* A replace that fails at its node or its table leaves the old rule. One
+ * that fails at the flow group or the entry does not: the old rule was
+ * deleted before (get_ethtool_rule(), as upstream does for every rule),
+ * and the new one is undone, so that the location is left empty, with the
+ * node references and tables of the rules that remain and nothing more.
+ * ip4 and ip6, with and without FLOW_EXT; rules 5 and 6 share a node and a
+ * flow group.
+ */
 static void rule_replace_fails(struct kunit *test)
 {
 	struct pg_ctx *ctx = test->priv;
+	int ip6, ext;
 
-	KUNIT_ASSERT_EQ(test,
-			drop_set(ctx, 5, false, 253, 3, 0xfffffff0, false), 0);
-	create_fails(ctx);
-	KUNIT_EXPECT_EQ(test,
-			drop_set(ctx, 5, false, 146, 3,
-				 0xfffffff0, false),
-			-EIO);
-	/* A rule without l4data has a tuple less: another table, which fails */
-	ctx->ft.fail_op = FT_CREATE_TABLE;
-	KUNIT_EXPECT_EQ(test,
-			drop_set(ctx, 5, false, 146, 0,
-				 0xffffffff, false),
-			-EIO);
-	KUNIT_EXPECT_EQ(test, num_rules(ctx), 1);
-	KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), 1);
-	KUNIT_EXPECT_EQ(test, ctx->ft.ftes, 1);
-	KUNIT_EXPECT_EQ(test, ctx->ft.tables, 1);
-	KUNIT_EXPECT_EQ(test, rule_del(ctx, 5), 0);
-	KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), 0);
+	for (ip6 = 0; ip6 < 2; ip6++) {
+		for (ext = 0; ext < 2; ext++) {
+			u32 obj = ctx->fw.next_obj_id[0];
+			u32 t = ctx->ft.next_id;
+
+			KUNIT_ASSERT_EQ(test,
+					drop_set(ctx, 5, ip6, 253, 3,
+						 0xfffffff0, ext),
+					0);
+			KUNIT_ASSERT_EQ(test,
+					drop_set(ctx, 6, ip6, 253, 4,
+						 0xfffffff0, ext),
+					0);
+			ctx->fw.n_log = 0;
+			ctx->ft.n_log = 0;
+
+			/* The node fails: nothing changes */
+			create_fails(ctx);
+			KUNIT_EXPECT_EQ(test,
+					drop_set(ctx, 5, ip6, 146, 3,
+						 0xfffffff0, ext),
+					-EIO);
+			EXPECT_LOG(test, &ctx->fw, CREATE(0));
+			EXPECT_NO_FT_COMMAND(test);
+			expect_rule_at(ctx, 5, ip6, 253, 3);
+
+			/* A rule without l4data has a tuple less: another
+			 * table, which fails
+			 */
+			ctx->ft.fail_op = FT_CREATE_TABLE;
+			KUNIT_EXPECT_EQ(test,
+					drop_set(ctx, 5, ip6, 146, 0,
+						 0xffffffff, ext),
+					-EIO);
+			EXPECT_NO_COMMAND(test, &ctx->fw);
+			EXPECT_FT_LOG(test, { FT_CREATE_TABLE, t + 2 });
+			expect_rule_at(ctx, 5, ip6, 253, 3);
+			KUNIT_EXPECT_EQ(test, num_rules(ctx), 2);
+			expect_node_253(ctx, obj, 2);
+			KUNIT_EXPECT_EQ(test, ctx->ft.tables, 1);
+			KUNIT_EXPECT_EQ(test, ctx->ft.groups, 1);
+			KUNIT_EXPECT_EQ(test, ctx->ft.ftes, 2);
+
+			/* Another l4data mask is another group, which fails:
+			 * rule 5 is gone, rule 6 keeps the node, the group
+			 * and the table
+			 */
+			ctx->ft.fail_op = FT_CREATE_GROUP;
+			KUNIT_EXPECT_EQ(test,
+					drop_set(ctx, 5, ip6, 253, 3,
+						 0xffffff00, ext),
+					-EIO);
+			EXPECT_NO_COMMAND(test, &ctx->fw);
+			EXPECT_FT_LOG(test, { FT_DELETE_FTE, t },
+				      { FT_CREATE_GROUP, t });
+			KUNIT_EXPECT_EQ(test, rule_del(ctx, 5), -ENOENT);
+			expect_rule_at(ctx, 6, ip6, 253, 4);
+			KUNIT_EXPECT_EQ(test, num_rules(ctx), 1);
+			expect_node_253(ctx, obj, 1);
+			KUNIT_EXPECT_EQ(test, ctx->ft.tables, 1);
+			KUNIT_EXPECT_EQ(test, ctx->ft.groups, 1);
+			KUNIT_EXPECT_EQ(test, ctx->ft.ftes, 1);
+
+			/* The entry fails: rule 6 is gone with its group,
+			 * and the node and the table with the new rule
+			 */
+			ctx->ft.fail_op = FT_CREATE_FTE;
+			KUNIT_EXPECT_EQ(test,
+					drop_set(ctx, 6, ip6, 253, 4,
+						 0xffffff00, ext),
+					-EIO);
+			EXPECT_LOG(test, &ctx->fw, DESTROY(0, obj));
+			EXPECT_FT_LOG(test, { FT_DELETE_FTE, t },
+				      { FT_DESTROY_GROUP, t },
+				      { FT_CREATE_GROUP, t },
+				      { FT_CREATE_FTE, t },
+				      { FT_DESTROY_GROUP, t },
+				      { FT_DESTROY_TABLE, t });
+			KUNIT_EXPECT_EQ(test, num_rules(ctx), 0);
+			expect_node_253(ctx, obj, 0);
+			KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), 0);
+			KUNIT_EXPECT_EQ(test, ctx->ft.tables, 0);
+			KUNIT_EXPECT_EQ(test, ctx->ft.groups, 0);
+			KUNIT_EXPECT_EQ(test, ctx->ft.ftes, 0);
+		}
+	}
 }
 
 /* The netdev's steering cleanup deletes rules it still has, with their
