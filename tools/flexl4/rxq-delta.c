@@ -573,7 +573,6 @@ int main(int argc, char **argv)
 			usage_err("give the device once: -i %s or %s", dev, argv[0]);
 		argv = (char **)&dev;
 		argc = 1;
-		dev = NULL;
 	}
 
 	if (!strcmp(cmd, "snap")) {

@@ -886,6 +886,10 @@ else
 	rc=$?
 	[ $rc -eq 1 ] && grep -q 'vb has no per-queue RX packet counters' "$T/err"
 	ok "rxq-delta: watch on veth refused" $? "exit $rc"
+	ip netns exec "$NSB" "$R" snap -i vb --counters ethtool >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q 'vb has no per-queue RX packet counters: ethtool -S' "$T/err"
+	ok "rxq-delta: snap -i DEV is snap DEV" $? "exit $rc: $(cat "$T/err")"
 	ip netns exec "$NSB" "$R" snap nosuchdev >"$T/out" 2>"$T/err"
 	rc=$?
 	[ $rc -eq 1 ] && grep -q "no such device 'nosuchdev'" "$T/err"
