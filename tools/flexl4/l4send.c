@@ -198,12 +198,12 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 	cfg->batch = 64;
 
 	static const struct old_opt olds[] = {
-		{ "-c", "--count", "-n (--count)" }, { "-H", "--hdr-len", NULL },
-		{ "-l", "--payload", NULL }, { "-K", "--cycle", NULL }, { "-t", "--duration", NULL },
-		{ "-r", "--rate", NULL }, { "-T", "--threads", NULL }, { "-b", "--batch", NULL },
-		{ "-m", "--mode", NULL }, { NULL, NULL, NULL },
+		{ "-c", "--count", "-n (--count)", NULL, NULL },
+		OLD_OPT("-H", "--hdr-len"), OLD_OPT("-l", "--payload"), OLD_OPT("-K", "--cycle"),
+		OLD_OPT("-t", "--duration"), OLD_OPT("-r", "--rate"), OLD_OPT("-T", "--threads"),
+		OLD_OPT("-b", "--batch"), OLD_OPT("-m", "--mode"), { NULL },
 	};
-	old_opts(argc, argv, olds);
+	old_opts(prog, argc, argv, olds);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":46d:s:p:S:D:n:i:jhV",
 				longopts, NULL)) != -1) {
