@@ -50,8 +50,8 @@ static const char help_text[] =
 "RSS CONFIGURATION\n"
 "    -i, --dev IFNAME\n"
 "        Read key, table, hash function and input transformation from\n"
-"        the device (ethtool netlink RSS_GET, falling back to the\n"
-"        ETHTOOL_GRSSH ioctl), and rx-flow-hash for udp4/udp6.\n"
+"        the device (the ETHTOOL_GRSSH ioctl, as ethtool -x), and\n"
+"        rx-flow-hash for udp4/udp6 (ETHTOOL_GRXFH).\n"
 "    -C, --context N\n"
 "        Use RSS context N (for flows steered by an ntuple rule with\n"
 "        \"context N\").  Default 0.\n"
@@ -215,10 +215,8 @@ struct opts {
 
 static const char *prog = "rsspick";
 
-static int die(int code, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int die(int code, const char *fmt, ...)
+static __attribute__((format(printf, 2, 3)))
+int die(int code, const char *fmt, ...)
 {
 	va_list ap;
 
