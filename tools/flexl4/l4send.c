@@ -408,36 +408,27 @@ static void check_mtu(const struct config *cfg)
 	unsigned int ip_len = (cfg->family == AF_INET ? 20 : 40) +
 			      cfg->hdr_len + cfg->payload_len;
 	struct sockaddr_storage to = cfg->dst;
-	char where[IFNAMSIZ + 64];
 	int fd, mtu = 0;
 	socklen_t len = sizeof(mtu);
 
-	{
-		/* The route's MTU, from a connected UDP socket: sends nothing. */
-		fd = socket(cfg->family, SOCK_DGRAM, 0);
-		if (fd < 0)
-			return;
-		if (cfg->dev)
-			setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, cfg->dev,
-				   strlen(cfg->dev));
-		if (cfg->have_src)
-			bind(fd, (const struct sockaddr *)&cfg->src, cfg->alen);
-		((struct sockaddr_in *)&to)->sin_port = htons(9);
-		if (connect(fd, (struct sockaddr *)&to, cfg->alen) < 0 ||
-		    getsockopt(fd, cfg->family == AF_INET ? IPPROTO_IP :
-				   IPPROTO_IPV6,
-			       cfg->family == AF_INET ? IP_MTU : IPV6_MTU,
-			       &mtu, &len) < 0) {
-			close(fd);	/* no route: the send says so */
-			return;
-		}
-		close(fd);
-		snprintf(where, sizeof(where), "the MTU of the route%s%s",
-			 cfg->dev ? " via " : "", cfg->dev ? cfg->dev : "");
-	}
+	/* The route's MTU, from a connected UDP socket: sends nothing. */
+	fd = socket(cfg->family, SOCK_DGRAM, 0);
+	if (fd < 0)
+		return;
+	if (cfg->dev)
+		setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, cfg->dev,
+			   strlen(cfg->dev));
+	if (cfg->have_src)
+		bind(fd, (const struct sockaddr *)&cfg->src, cfg->alen);
+	((struct sockaddr_in *)&to)->sin_port = htons(9);
+	if (connect(fd, (struct sockaddr *)&to, cfg->alen) < 0 ||
+	    getsockopt(fd, cfg->family == AF_INET ? IPPROTO_IP : IPPROTO_IPV6,
+		       cfg->family == AF_INET ? IP_MTU : IPV6_MTU, &mtu, &len) < 0)
+		mtu = 0;	/* no route: the send says so */
+	close(fd);
 	if (mtu > 0 && ip_len > (unsigned int)mtu)
-		die("packets of %u bytes (IP header + --hdr-len + --payload) exceed %s (%d); nothing sent",
-		    ip_len, where, mtu);
+		die("packets of %u bytes (IP header + --hdr-len + --payload) exceed the MTU of the route%s%s (%d); nothing sent",
+		    ip_len, cfg->dev ? " via " : "", cfg->dev ? cfg->dev : "", mtu);
 }
 
 /* Port pair of the next packet: si, di step by T pairs at a time. */
