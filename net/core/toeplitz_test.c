@@ -382,9 +382,11 @@ static void toeplitz_sport_refusals(struct kunit *test)
 }
 
 /*
- * Cases cross-checked with an independent userspace solver: the expected
- * ports are its answers for the same key, table of N queues in turn, flow,
- * queue and port range.
+ * Regression guards: the expected ports are this solver's answers for the
+ * same key, table of N queues in turn, flow, queue and port range, as
+ * tools/rsspick, which builds this file, printed them.  scripts/psp-test
+ * runs rsspick on the xcheck lines.  The independent checks are the
+ * Microsoft test vectors above and rsspick's brute force.
  */
 struct xcheck {
 	const char *saddr;
@@ -444,7 +446,7 @@ static void toeplitz_sport_xcheck(struct kunit *test)
 		ret = toeplitz_sport(&rss, &f.flow, x->queue, x->lo, x->hi,
 				     x->lo, &port, &extack);
 		kunit_info(test,
-			   "xcheck -s %s -D %s -p %u -i 'equal %u' --indir-size %u -q %u -r %u-%u => %s%u\n",
+			   "xcheck -s %s -d %s -D %u --indir 'equal %u' --indir-size %u -q %u --range %u-%u => %s%u\n",
 			   x->saddr, x->daddr, x->dport, x->nqueues, x->size,
 			   x->queue, x->lo, x->hi, ret ? "none " : "",
 			   ret ? 0 : port);

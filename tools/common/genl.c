@@ -1,18 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Generic netlink over libmnl, and the ethtool ioctl; see genl.h. */
+/* Generic netlink over libmnl; see genl.h. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <net/if.h>
-#include <sys/ioctl.h>
-#include <linux/sockios.h>
 
 #include "genl.h"
 
-#define GENL_BUF_SIZE	(256 * 1024)	/* one read: RSS tables can be long */
+#define GENL_BUF_SIZE	(256 * 1024)	/* one read of a dump */
 
 void genl_close(struct genl *g)
 {
@@ -168,20 +165,4 @@ void genl_attrs(const struct nlmsghdr *nh, const struct nlattr **tb,
 	mnl_attr_for_each(a, nh, sizeof(struct genlmsghdr))
 		if (mnl_attr_get_type(a) <= max)
 			tb[mnl_attr_get_type(a)] = a;
-}
-
-int ethtool_ioctl(const char *dev, void *data)
-{
-	struct ifreq ifr = { .ifr_data = data };
-	int fd, ret;
-
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", dev);
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return errno;
-	ret = ioctl(fd, SIOCETHTOOL, &ifr) ? errno : 0;
-	close(fd);
-	return ret;
 }

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * genl - what rsspick (ethtool RSS_GET) and rxq-delta (netdev qstats dump)
- * share to talk to the kernel: a generic netlink request/reply loop on
- * libmnl, and the ethtool ioctl both fall back to.  The genl_ functions
- * return 0 or a negative errno; g->err and g->ext then hold the kernel's
+ * genl - how rxq-delta asks the kernel for netdev qstats: a generic netlink
+ * request/reply loop on libmnl, which also replays recorded replies.  The
+ * genl_ functions return 0 or a negative errno; g->err and g->ext then hold the kernel's
  * errno (positive) and its extended-ack message ("" if none).
  */
 #ifndef TOOLS_GENL_H
@@ -40,8 +39,5 @@ int genl_run(const void *buf, size_t len, struct genl *g, mnl_cb_t cb,
 /* Attributes of a genl message into tb[type] for type <= max. */
 void genl_attrs(const struct nlmsghdr *nh, const struct nlattr **tb,
 		unsigned int max);
-
-/* SIOCETHTOOL on @dev, @data being an ethtool command struct: 0 or errno. */
-int ethtool_ioctl(const char *dev, void *data);
 
 #endif /* TOOLS_GENL_H */

@@ -159,30 +159,3 @@ double now_mono(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
-
-void old_opts(int argc, char **argv, const struct old_opt *olds)
-{
-	static bool said[32];
-
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
-		for (int k = 0; olds[k].old && k < 32; k++) {
-			const struct old_opt *o = &olds[k];
-			size_t n = strlen(o->old);
-			const char *rest = argv[i] + n;
-			bool lng = o->old[1] == '-';
-
-			if (strncmp(argv[i], o->old, n) || (lng && *rest && *rest != '='))
-				continue;
-			if (!said[k])
-				warnx("%s is deprecated, use %s", o->old,
-				      o->say ? o->say : o->now);
-			said[k] = true;
-			if (*rest && asprintf(&argv[i], "%s=%s", o->now,
-					      rest + lng) < 0)
-				die("out of memory");
-			else if (!*rest)
-				argv[i] = (char *)o->now;
-			break;
-		}
-	}
-}

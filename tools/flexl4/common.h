@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "oldopts.h"
+
 #define EXIT_USAGE	2
 
 /* Name used in messages; each tool sets it first thing in main(). */
@@ -36,16 +38,6 @@ bool parse_double(const char *s, double *out);
  */
 bool parse_num_list(const char *s, uint32_t max, size_t limit,
 		    uint32_t **out, size_t *n);
-
-/*
- * Old spellings, accepted for one release: each argument (up to "--") that is
- * .old, alone or with its value attached ("-c5", "--source=x"), becomes .now
- * (a long option), and "prog: OLD is deprecated, use SAY" goes to stderr once.
- */
-struct old_opt {
-	const char *old, *now, *say;	/* say: NULL = now */
-};
-void old_opts(int argc, char **argv, const struct old_opt *olds);
 
 /* Seconds since an arbitrary fixed point (CLOCK_MONOTONIC). */
 double now_mono(void);

@@ -8,9 +8,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
-#include <linux/if_packet.h>
 #include <math.h>
-#include <net/ethernet.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -20,8 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -42,8 +38,7 @@ static const char help_text[] =
 "    l4send --dst ADDR [--src ADDR] [--proto N] [--hdr-len N] [--payload N]\n"
 "           [--sport LIST] [--dport LIST] [--cycle K] [--count N]\n"
 "           [--duration SEC] [--rate PPS] [--threads N] [--batch N]\n"
-"           [--dev IFNAME] [--mode raw|packet|ring] [--dst-mac MAC] [--json]\n"
-"           [-4|-6]\n"
+"           [--dev IFNAME] [--json] [-4|-6]\n"
 "\n"
 "DESCRIPTION\n"
 "    Sends IPv4 or IPv6 packets with IP protocol N. The IP header is built by\n"
@@ -56,14 +51,6 @@ static const char help_text[] =
 "    anything is sent (it would be fragmented, and fragments after the\n"
 "    first carry no ports).\n"
 "\n"
-"    --mode packet builds the whole frame instead (Ethernet, IPv4 header with\n"
-"    DF and a valid header checksum, or IPv6 header; TTL/hop limit 64) and\n"
-"    sends it on an AF_PACKET socket that bypasses the qdisc: faster, but it\n"
-"    needs --dev, --src and --dst-mac (no routing, no neighbour lookup).\n"
-"    --mode ring sends the same frames through a memory-mapped TX ring\n"
-"    (PACKET_TX_RING, one per thread): the frames are written once, then\n"
-"    only the ports change and one send() hands a batch to the kernel.\n"
-"\n"
 "    Packet i (counting from 0) uses the port pair number i mod (S*D) of the\n"
 "    S source and D destination ports, destination port varying fastest:\n"
 "    (s0,d0) (s0,d1) ... (s0,dD-1) (s1,d0) ...\n"
@@ -73,10 +60,7 @@ static const char help_text[] =
 "    -d, --dst ADDR      destination IPv4 or IPv6 address (required)\n"
 "    -s, --src ADDR      source address (bound; default: chosen by routing)\n"
 "    -4, -6              insist on this address family\n"
-"    -p, --proto N       IP protocol number 0-255 (default 146, Homa); raw\n"
-"                        mode takes 1-254 (a raw socket of protocol 0 does\n"
-"                        not exist, 255 means the caller writes the IP\n"
-"                        header): use --mode packet or ring for 0 and 255\n"
+"    -p, --proto N       IP protocol number 1-254 (default 146, Homa)\n"
 "        --hdr-len N     L4 header length, 4 or more (default 28, Homa)\n"
 "        --payload N     payload bytes after the header (default 0)\n"
 "    -S, --sport LIST    source ports: N, A-B or a comma list (default 32768)\n"
@@ -87,19 +71,15 @@ static const char help_text[] =
 "        --duration SEC  send for SEC seconds (decimal allowed)\n"
 "        --rate PPS      limit to PPS packets per second in total\n"
 "        --threads N     sending threads, one socket each (1-64, default 1)\n"
-"        --batch N       packets per sendmmsg() or send() call (1-1024,\n"
-"                        default 64; 256 in ring mode)\n"
+"        --batch N       packets per sendmmsg() call (1-1024, default 64)\n"
 "    -i, --dev IFNAME    send through this interface (SO_BINDTODEVICE)\n"
-"        --mode MODE     raw (default): IP raw socket, kernel routes;\n"
-"                        packet: AF_PACKET frames on --dev, qdisc bypass;\n"
-"                        ring: as packet, through a PACKET_TX_RING\n"
-"        --dst-mac MAC   destination MAC for --mode packet/ring\n"
-"                        (aa:bb:cc:dd:ee:ff)\n"
 "    -j, --json          print the summary as one JSON object\n"
 "    -h, --help          show this text\n"
 "    -V, --version       print the version\n"
 "    Deprecated (one more release): -c (now -n), -H, -l, -K, -t, -r, -T, -b,\n"
-"    -m, -M (now long only).\n"
+"    -m (now long only). --mode raw is what l4send does; for frames at\n"
+"    line rate, and protocols 0 and 255, use trafgen with\n"
+"    " TRAFGEN_CFG " (its first lines say how).\n"
 "\n"
 "OUTPUT\n"
 "    One line: packets sent, bytes (IP packet bytes: IP header + L4 header\n"
@@ -110,7 +90,7 @@ static const char help_text[] =
 "    (\"N dropped and resent\"), also when it is one in the middle of a\n"
 "    sendmmsg() batch. When every packet\n"
 "    is dropped for 1 s (a link that is down, a peer that does not\n"
-"    receive), l4send gives up with exit status 1. Raw mode cannot see\n"
+"    receive), l4send gives up with exit status 1. l4send cannot see\n"
 "    packets dropped in the neighbour queue (unresolved address) or by\n"
 "    the no-carrier qdisc. With --json: {\"packets\":N,\"bytes\":N,\n"
 "    \"seconds\":F,\"pps\":F,\"threads\":N,\"dropped\":N}. Ctrl-C or\n"
@@ -124,9 +104,8 @@ static const char help_text[] =
 "    l4send -d 192.0.2.2 -p 146 -D 4000 --cycle 16 -n 100000\n"
 "    l4send -d 2001:db8::2 -p 132 --hdr-len 12 --payload 64 -S 1000-1003 \\\n"
 "           -D 80,443 --duration 5\n"
-"    l4send -d 192.0.2.2 -p 253 --rate 10000 --duration 2 --json\n"
-"    l4send --mode ring -i eth1 --dst-mac 02:00:00:00:00:02 -s 192.0.2.1 \\\n"
-"           -d 192.0.2.2 --threads 2 --duration 5\n";
+"    l4send -d 192.0.2.2 -p 253 --rate 10000 --duration 2 --json\n";
+;
 
 struct config {
 	int family;
@@ -142,14 +121,6 @@ struct config {
 	unsigned int threads, batch;
 	const char *dev;
 	bool json;
-	bool packet_mode;	/* packet or ring: frames on AF_PACKET */
-	bool ring_mode;
-	uint8_t dst_mac[6];
-	bool have_mac;
-	/* --mode packet: L2 + L3 header template and link-layer address. */
-	uint8_t l23[14 + 40];
-	unsigned int l23_len;
-	struct sockaddr_ll sll;
 };
 
 struct worker {
@@ -216,7 +187,7 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 	};
 	const char *dst = NULL, *src = NULL, *sport = "32768", *dport = "4000";
 	uint64_t v, cycle = 0;
-	bool have_count = false, have_dur = false, have_batch = false;
+	bool have_count = false, have_dur = false;
 	int want_family = 0, fam, c;
 	unsigned int max_l4;
 
@@ -227,12 +198,12 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 	cfg->batch = 64;
 
 	static const struct old_opt olds[] = {
-		{ "-c", "--count", "-n (--count)" }, { "-H", "--hdr-len", NULL },
-		{ "-l", "--payload", NULL }, { "-K", "--cycle", NULL }, { "-t", "--duration", NULL },
-		{ "-r", "--rate", NULL }, { "-T", "--threads", NULL }, { "-b", "--batch", NULL },
-		{ "-m", "--mode", NULL }, { "-M", "--dst-mac", NULL }, { NULL, NULL, NULL },
+		{ "-c", "--count", "-n (--count)", NULL, NULL },
+		OLD_OPT("-H", "--hdr-len"), OLD_OPT("-l", "--payload"), OLD_OPT("-K", "--cycle"),
+		OLD_OPT("-t", "--duration"), OLD_OPT("-r", "--rate"), OLD_OPT("-T", "--threads"),
+		OLD_OPT("-b", "--batch"), OLD_OPT("-m", "--mode"), { NULL },
 	};
-	old_opts(argc, argv, olds);
+	old_opts(prog, argc, argv, olds);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":46d:s:p:S:D:n:i:jhV",
 				longopts, NULL)) != -1) {
@@ -251,7 +222,7 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 			break;
 		case 'p':
 			if (!parse_u64(optarg, 0, 255, &v))
-				usage_err("bad --proto '%s': want 0-255", optarg);
+				usage_err("bad --proto '%s': want 1-254", optarg);
 			cfg->proto = v;
 			break;
 		case 'H':
@@ -304,37 +275,23 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 				usage_err("bad --batch '%s': want 1-%d", optarg,
 					  MAX_BATCH);
 			cfg->batch = v;
-			have_batch = true;
 			break;
 		case 'i':
 			if (!*optarg || strlen(optarg) >= IFNAMSIZ)
 				usage_err("bad --dev '%s'", optarg);
 			cfg->dev = optarg;
 			break;
-		case 'm':
-			cfg->packet_mode = cfg->ring_mode = false;
-			if (!strcmp(optarg, "packet")) {
-				cfg->packet_mode = true;
-			} else if (!strcmp(optarg, "ring")) {
-				cfg->packet_mode = true;
-				cfg->ring_mode = true;
-			} else if (strcmp(optarg, "raw")) {
-				usage_err("bad --mode '%s': want raw, packet or ring",
+		case 'm':	/* one release more: --mode raw, or trafgen */
+			if (!strcmp(optarg, "packet") || !strcmp(optarg, "ring"))
+				usage_err("--mode %s is gone: for frames at line rate use trafgen --cpp -i %s",
+					  optarg, TRAFGEN_CFG);
+			if (strcmp(optarg, "raw"))
+				usage_err("bad --mode '%s': l4send sends through a raw socket only",
 					  optarg);
-			}
 			break;
-		case 'M': {
-			uint8_t *m = cfg->dst_mac;
-			char end;
-
-			if (sscanf(optarg, "%2hhx:%2hhx:%2hhx:%2hhx:%2hhx:%2hhx%c",
-				   &m[0], &m[1], &m[2], &m[3], &m[4], &m[5],
-				   &end) != 6 || strlen(optarg) != 17)
-				usage_err("bad --dst-mac '%s': want aa:bb:cc:dd:ee:ff",
-					  optarg);
-			cfg->have_mac = true;
-			break;
-		}
+		case 'M':
+			usage_err("--dst-mac went with --mode packet and ring: for frames at line rate use trafgen --cpp -i %s",
+				  TRAFGEN_CFG);
 		case 'j':
 			cfg->json = true;
 			break;
@@ -355,10 +312,10 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 		usage_err("missing --dst ADDR");
 	if (!parse_addr(dst, &cfg->dst, &cfg->family))
 		usage_err("bad --dst '%s': not an IPv4 or IPv6 address", dst);
-	if (!cfg->packet_mode && cfg->proto == 0)
-		usage_err("--proto 0 needs --mode packet or ring: there is no raw socket of protocol 0");
-	if (!cfg->packet_mode && cfg->proto == 255)
-		usage_err("--proto 255 needs --mode packet or ring: a raw socket of protocol 255 sends packets whose IP header the caller writes");
+	if (cfg->proto == 0)
+		usage_err("--proto 0: there is no raw socket of protocol 0 (trafgen sends it)");
+	if (cfg->proto == 255)
+		usage_err("--proto 255: a raw socket of protocol 255 sends packets whose IP header the caller writes (trafgen sends it)");
 	if (want_family && want_family != cfg->family)
 		usage_err("--dst '%s' is not an IPv%d address", dst,
 			  want_family == AF_INET ? 4 : 6);
@@ -401,13 +358,6 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 			cfg->dports[k] = d0 + k;
 		cfg->ndports = cycle;
 	}
-	if (cfg->packet_mode && (!cfg->dev || !cfg->have_src || !cfg->have_mac))
-		usage_err("--mode %s needs --dev, --src and --dst-mac",
-			  cfg->ring_mode ? "ring" : "packet");
-	if (cfg->ring_mode && !have_batch)
-		cfg->batch = 256;
-	if (!cfg->packet_mode && cfg->have_mac)
-		usage_err("--dst-mac is only for --mode packet or ring");
 	if (have_dur && !have_count)
 		cfg->count = UINT64_MAX;
 	if (cfg->count < cfg->threads)
@@ -419,16 +369,6 @@ static int open_socket(const struct config *cfg)
 {
 	int fd, sndbuf = 4 << 20, one = 1;
 
-	if (cfg->packet_mode) {
-		fd = socket(AF_PACKET, SOCK_RAW, 0);
-		if (fd < 0)
-			die("socket(AF_PACKET): %s", strerror(errno));
-		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
-		if (setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one,
-			       sizeof(one)) < 0)
-			die("PACKET_QDISC_BYPASS: %s", strerror(errno));
-		return fd;
-	}
 	fd = socket(cfg->family, SOCK_RAW, cfg->proto);
 	if (fd < 0)
 		die("socket(SOCK_RAW, %d): %s", cfg->proto, strerror(errno));
@@ -447,72 +387,6 @@ static int open_socket(const struct config *cfg)
 	return fd;
 }
 
-/* --mode packet: Ethernet + IP header template, the same for every packet. */
-static void build_frame_template(struct config *cfg)
-{
-	unsigned int l4 = cfg->hdr_len + cfg->payload_len;
-	uint8_t *h = cfg->l23, *ip = h + ETH_HLEN;
-	struct ifreq ifr = {};
-	int fd;
-
-	fd = socket(AF_PACKET, SOCK_RAW, 0);
-	if (fd < 0)
-		die("socket(AF_PACKET): %s", strerror(errno));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", cfg->dev);
-	if (ioctl(fd, SIOCGIFINDEX, &ifr) < 0)
-		die("device %s: %s", cfg->dev, strerror(errno));
-	cfg->sll.sll_family = AF_PACKET;
-	cfg->sll.sll_ifindex = ifr.ifr_ifindex;
-	if (ioctl(fd, SIOCGIFHWADDR, &ifr) < 0)
-		die("device %s: %s", cfg->dev, strerror(errno));
-	if (ifr.ifr_hwaddr.sa_family != 1 /* ARPHRD_ETHER */)
-		die("device %s is not an Ethernet device", cfg->dev);
-	close(fd);
-
-	memcpy(h, cfg->dst_mac, 6);
-	memcpy(h + 6, ifr.ifr_hwaddr.sa_data, 6);
-	if (cfg->family == AF_INET) {
-		struct sockaddr_in *s4 = (struct sockaddr_in *)&cfg->src;
-		struct sockaddr_in *d4 = (struct sockaddr_in *)&cfg->dst;
-		uint32_t sum = 0;
-
-		cfg->sll.sll_protocol = htons(ETH_P_IP);
-		h[12] = 0x08;
-		h[13] = 0x00;
-		ip[0] = 0x45;
-		ip[2] = (20 + l4) >> 8;
-		ip[3] = (20 + l4) & 0xff;
-		ip[6] = 0x40;		/* DF, no fragments */
-		ip[8] = 64;
-		ip[9] = cfg->proto;
-		memcpy(ip + 12, &s4->sin_addr, 4);
-		memcpy(ip + 16, &d4->sin_addr, 4);
-		for (int k = 0; k < 20; k += 2)
-			sum += ip[k] << 8 | ip[k + 1];
-		while (sum >> 16)
-			sum = (sum & 0xffff) + (sum >> 16);
-		sum = ~sum & 0xffff;
-		ip[10] = sum >> 8;
-		ip[11] = sum & 0xff;
-		cfg->l23_len = ETH_HLEN + 20;
-	} else {
-		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&cfg->src;
-		struct sockaddr_in6 *d6 = (struct sockaddr_in6 *)&cfg->dst;
-
-		cfg->sll.sll_protocol = htons(ETH_P_IPV6);
-		h[12] = 0x86;
-		h[13] = 0xdd;
-		ip[0] = 0x60;
-		ip[4] = l4 >> 8;
-		ip[5] = l4 & 0xff;
-		ip[6] = cfg->proto;
-		ip[7] = 64;
-		memcpy(ip + 8, &s6->sin6_addr, 16);
-		memcpy(ip + 24, &d6->sin6_addr, 16);
-		cfg->l23_len = ETH_HLEN + 40;
-	}
-}
-
 static void sleep_until(double t)
 {
 	struct timespec ts;
@@ -526,57 +400,35 @@ static void sleep_until(double t)
 }
 
 /*
- * Refuse, before sending anything, a packet larger than the MTU: raw mode
- * would fragment it (fragments after the first carry no ports), packet and
- * ring modes would fail on the first send.
+ * Refuse, before sending anything, a packet larger than the MTU: it would be
+ * fragmented, and fragments after the first carry no ports.
  */
 static void check_mtu(const struct config *cfg)
 {
 	unsigned int ip_len = (cfg->family == AF_INET ? 20 : 40) +
 			      cfg->hdr_len + cfg->payload_len;
 	struct sockaddr_storage to = cfg->dst;
-	char where[IFNAMSIZ + 64];
 	int fd, mtu = 0;
 	socklen_t len = sizeof(mtu);
 
-	if (cfg->packet_mode) {
-		struct ifreq ifr = {};
-
-		fd = socket(AF_PACKET, SOCK_RAW, 0);
-		if (fd < 0)
-			die("socket(AF_PACKET): %s", strerror(errno));
-		snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", cfg->dev);
-		if (ioctl(fd, SIOCGIFMTU, &ifr) < 0)
-			die("device %s: %s", cfg->dev, strerror(errno));
-		close(fd);
-		mtu = ifr.ifr_mtu;
-		snprintf(where, sizeof(where), "the MTU of %s", cfg->dev);
-	} else {
-		/* The route's MTU, from a connected UDP socket: sends nothing. */
-		fd = socket(cfg->family, SOCK_DGRAM, 0);
-		if (fd < 0)
-			return;
-		if (cfg->dev)
-			setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, cfg->dev,
-				   strlen(cfg->dev));
-		if (cfg->have_src)
-			bind(fd, (const struct sockaddr *)&cfg->src, cfg->alen);
-		((struct sockaddr_in *)&to)->sin_port = htons(9);
-		if (connect(fd, (struct sockaddr *)&to, cfg->alen) < 0 ||
-		    getsockopt(fd, cfg->family == AF_INET ? IPPROTO_IP :
-				   IPPROTO_IPV6,
-			       cfg->family == AF_INET ? IP_MTU : IPV6_MTU,
-			       &mtu, &len) < 0) {
-			close(fd);	/* no route: the send says so */
-			return;
-		}
-		close(fd);
-		snprintf(where, sizeof(where), "the MTU of the route%s%s",
-			 cfg->dev ? " via " : "", cfg->dev ? cfg->dev : "");
-	}
+	/* The route's MTU, from a connected UDP socket: sends nothing. */
+	fd = socket(cfg->family, SOCK_DGRAM, 0);
+	if (fd < 0)
+		return;
+	if (cfg->dev)
+		setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, cfg->dev,
+			   strlen(cfg->dev));
+	if (cfg->have_src)
+		bind(fd, (const struct sockaddr *)&cfg->src, cfg->alen);
+	((struct sockaddr_in *)&to)->sin_port = htons(9);
+	if (connect(fd, (struct sockaddr *)&to, cfg->alen) < 0 ||
+	    getsockopt(fd, cfg->family == AF_INET ? IPPROTO_IP : IPPROTO_IPV6,
+		       cfg->family == AF_INET ? IP_MTU : IPV6_MTU, &mtu, &len) < 0)
+		mtu = 0;	/* no route: the send says so */
+	close(fd);
 	if (mtu > 0 && ip_len > (unsigned int)mtu)
-		die("packets of %u bytes (IP header + --hdr-len + --payload) exceed %s (%d); nothing sent",
-		    ip_len, where, mtu);
+		die("packets of %u bytes (IP header + --hdr-len + --payload) exceed the MTU of the route%s%s (%d); nothing sent",
+		    ip_len, cfg->dev ? " via " : "", cfg->dev ? cfg->dev : "", mtu);
 }
 
 /* Port pair of the next packet: si, di step by T pairs at a time. */
@@ -641,7 +493,7 @@ static bool retry_after_drop(struct worker *w, double deadline,
 	return true;
 }
 
-/* Raw mode: read queued ICMP reports (IP_RECVERR); true if there were any. */
+/* Read queued ICMP reports (IP_RECVERR); true if there were any. */
 static bool drain_errqueue(int fd)
 {
 	char buf[512], cbuf[512];
@@ -666,12 +518,11 @@ static uint64_t my_count(const struct config *cfg, unsigned int index)
 	return cfg->count / cfg->threads + (index < cfg->count % cfg->threads);
 }
 
-/* raw and packet modes: sendmmsg() batches of copied packets. */
+/* sendmmsg() batches of copied packets. */
 static void send_mmsg(struct worker *w)
 {
 	const struct config *cfg = w->cfg;
-	unsigned int off = cfg->l23_len;
-	unsigned int len = off + cfg->hdr_len + cfg->payload_len;
+	unsigned int len = cfg->hdr_len + cfg->payload_len;
 	unsigned int batch = cfg->batch, T = cfg->threads, fails = 0;
 	uint64_t mine = my_count(cfg, w->index);
 	double rate = cfg->rate / T, deadline = 0, stall_since = 0;
@@ -692,18 +543,12 @@ static void send_mmsg(struct worker *w)
 	for (unsigned int k = 0; k < batch; k++) {
 		uint8_t *b = bufs + (size_t)k * len;
 
-		memcpy(b, cfg->l23, off);
 		for (unsigned int j = 0; j < cfg->payload_len; j++)
-			b[off + cfg->hdr_len + j] = j & 0xff;
+			b[cfg->hdr_len + j] = j & 0xff;
 		iov[k].iov_base = b;
 		iov[k].iov_len = len;
-		if (cfg->packet_mode) {
-			msgs[k].msg_hdr.msg_name = (void *)&cfg->sll;
-			msgs[k].msg_hdr.msg_namelen = sizeof(cfg->sll);
-		} else {
-			msgs[k].msg_hdr.msg_name = (void *)&cfg->dst;
-			msgs[k].msg_hdr.msg_namelen = cfg->alen;
-		}
+		msgs[k].msg_hdr.msg_name = (void *)&cfg->dst;
+		msgs[k].msg_hdr.msg_namelen = cfg->alen;
 		msgs[k].msg_hdr.msg_iov = &iov[k];
 		msgs[k].msg_hdr.msg_iovlen = 1;
 	}
@@ -719,7 +564,7 @@ static void send_mmsg(struct worker *w)
 		if (mine - w->sent < n)
 			n = mine - w->sent;
 		for (unsigned int k = 0; k < n; k++)
-			put_ports(cfg, &pi, (uint8_t *)iov[k].iov_base + off);
+			put_ports(cfg, &pi, iov[k].iov_base);
 		if (rate > 0)
 			sleep_until(w->start + w->sent / rate);
 		while (done < n) {
@@ -739,8 +584,7 @@ static void send_mmsg(struct worker *w)
 				 * here) or a signal (stop): the message is
 				 * sent again by the next call either way.
 				 */
-				if (done < n && !(!cfg->packet_mode &&
-						  drain_errqueue(fd)) &&
+				if (done < n && !drain_errqueue(fd) &&
 				    !atomic_load_explicit(&stop,
 							  memory_order_relaxed))
 					w->dropped++;
@@ -757,8 +601,7 @@ static void send_mmsg(struct worker *w)
 				break;
 			}
 			/* An ICMP error reported through IP_RECVERR. */
-			if (r < 0 && !cfg->packet_mode && e != EINTR &&
-			    drain_errqueue(fd))
+			if (r < 0 && e != EINTR && drain_errqueue(fd))
 				continue;
 			if (r < 0 && e != EINTR)
 				w->err = e;
@@ -775,150 +618,11 @@ static void send_mmsg(struct worker *w)
 	free(msgs);
 }
 
-/* Frame status bits the kernel has not finished with. */
-#define TX_BUSY	(TP_STATUS_SEND_REQUEST | TP_STATUS_SENDING)
-
-/*
- * ring mode: frames written once into a PACKET_TX_RING; per packet only the
- * four port bytes and the status word change, and one send() hands the
- * kernel a whole batch. A frame counts as sent once the kernel marks it
- * available again; a frame the device dropped stays queued and the send()
- * returns ENOBUFS.
- */
-static void send_ring(struct worker *w)
-{
-	const struct config *cfg = w->cfg;
-	unsigned int off = TPACKET2_HDRLEN - sizeof(struct sockaddr_ll);
-	unsigned int len = cfg->l23_len + cfg->hdr_len + cfg->payload_len;
-	unsigned int fsize = 128, frames, bsize, batch = cfg->batch, fails = 0;
-	unsigned int head = 0, tail = 0, ver = TPACKET_V2, one = 1;
-	int sndbuf = 4 << 20;
-	uint64_t mine = my_count(cfg, w->index), queued = 0;
-	double rate = cfg->rate / cfg->threads, deadline = 0, stall_since = 0;
-	struct tpacket_req req = {};
-	struct pair_iter pi;
-	size_t maplen;
-	uint8_t *map;
-	int fd;
-
-	while (fsize < off + len)
-		fsize <<= 1;
-	bsize = fsize < 4096 ? 4096 : fsize;
-	/* At most 4 MB of ring per thread, at least 8 frames. */
-	frames = (4u << 20) / fsize;
-	if (frames > 1024)
-		frames = 1024;
-	if (frames < 8)
-		frames = 8;
-	if (batch > frames)
-		batch = frames;
-	if (rate > 0 && rate / 1000 < batch)
-		batch = rate / 1000 < 1 ? 1 : rate / 1000;
-
-	fd = socket(AF_PACKET, SOCK_RAW, 0);
-	if (fd < 0)
-		die("socket(AF_PACKET): %s", strerror(errno));
-	/* Room for a whole ring of frames the device has not freed yet. */
-	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
-	req.tp_block_size = bsize;
-	req.tp_frame_size = fsize;
-	req.tp_block_nr = (size_t)frames * fsize / bsize;
-	req.tp_frame_nr = frames;
-	if (setsockopt(fd, SOL_PACKET, PACKET_VERSION, &ver, sizeof(ver)) < 0 ||
-	    setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one,
-		       sizeof(one)) < 0 ||
-	    setsockopt(fd, SOL_PACKET, PACKET_TX_RING, &req, sizeof(req)) < 0)
-		die("PACKET_TX_RING on %s: %s", cfg->dev, strerror(errno));
-	maplen = (size_t)req.tp_block_nr * bsize;
-	map = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (map == MAP_FAILED)
-		die("mmap of the TX ring: %s", strerror(errno));
-	for (unsigned int f = 0; f < frames; f++) {
-		struct tpacket2_hdr *h = (void *)(map + (size_t)f * fsize);
-		uint8_t *b = (uint8_t *)h + off;
-
-		memcpy(b, cfg->l23, cfg->l23_len);
-		for (unsigned int j = 0; j < cfg->payload_len; j++)
-			b[cfg->l23_len + cfg->hdr_len + j] = j & 0xff;
-		h->tp_len = len;
-	}
-	pair_init(cfg, w->index, &pi);
-
-	w->start = now_mono();
-	if (cfg->duration > 0)
-		deadline = w->start + cfg->duration;
-	for (;;) {
-		uint64_t sent0 = w->sent;
-		unsigned int want;
-		ssize_t r;
-
-		/* Reclaim, oldest first, what the kernel has sent. */
-		while (queued > w->sent) {
-			struct tpacket2_hdr *h =
-				(void *)(map + (size_t)tail * fsize);
-			uint32_t st = __atomic_load_n(&h->tp_status,
-						      __ATOMIC_ACQUIRE);
-
-			if (st & TP_STATUS_WRONG_FORMAT) {
-				w->err = EMSGSIZE;
-				goto out;
-			}
-			if (st & TX_BUSY)
-				break;
-			w->sent++;
-			tail = (tail + 1) % frames;
-		}
-		if (w->sent > sent0) {
-			stall_since = 0;
-			fails = 0;
-		}
-		if (w->sent >= mine ||
-		    atomic_load_explicit(&stop, memory_order_relaxed) ||
-		    (deadline && now_mono() >= deadline))
-			break;
-		/* Queue up to a batch of new frames. */
-		want = batch;
-		if (mine - queued < want)
-			want = mine - queued;
-		while (queued - w->sent < want) {
-			struct tpacket2_hdr *h =
-				(void *)(map + (size_t)head * fsize);
-
-			put_ports(cfg, &pi, (uint8_t *)h + off + cfg->l23_len);
-			__atomic_store_n(&h->tp_status, TP_STATUS_SEND_REQUEST,
-					 __ATOMIC_RELEASE);
-			head = (head + 1) % frames;
-			queued++;
-		}
-		if (rate > 0)
-			sleep_until(w->start + w->sent / rate);
-		r = sendto(fd, NULL, 0, 0, (const struct sockaddr *)&cfg->sll,
-			   sizeof(cfg->sll));
-		if (r >= 0 || errno == EINTR)
-			continue;
-		if (errno == ENOBUFS || errno == EAGAIN) {
-			w->dropped += errno == ENOBUFS;
-			if (retry_after_drop(w, deadline, &stall_since, &fails))
-				continue;
-			break;
-		}
-		w->err = errno;
-		break;
-	}
-out:
-	w->end = now_mono();
-	munmap(map, maplen);
-	close(fd);
-}
-
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 
-	if (w->cfg->ring_mode)
-		send_ring(w);
-	else
-		send_mmsg(w);
+	send_mmsg(w);
 	return NULL;
 }
 
@@ -939,8 +643,6 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
-	if (cfg.packet_mode)
-		build_frame_template(&cfg);
 	/* Fail early and clearly (e.g. no CAP_NET_RAW) before any thread. */
 	close(open_socket(&cfg));
 	check_mtu(&cfg);
@@ -994,7 +696,6 @@ int main(int argc, char **argv)
 		    STALL_SECS, strerror(ENOBUFS), cfg.dev ? " on " : "",
 		    cfg.dev ? cfg.dev : "");
 	if (err)
-		die("%s: %s", cfg.ring_mode ? "send" : "sendmmsg",
-		    strerror(err));
+		die("sendmmsg: %s", strerror(err));
 	return 0;
 }

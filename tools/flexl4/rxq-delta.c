@@ -493,13 +493,14 @@ int main(int argc, char **argv)
 	char **rest = NULL;
 
 	static const struct old_opt olds[] = {
-		{ "-d", "--dev", "-i (--dev)" }, { "-s", "--counters", NULL },
-		{ "--source", "--counters", NULL }, { "-f", "--ethtool-file", NULL },
-		{ "-Q", "--qstats-file", NULL }, { "-t", "--time", NULL }, { NULL, NULL, NULL },
+		{ "-d", "--dev", "-i (--dev)", NULL, NULL },
+		OLD_OPT("-s", "--counters"), OLD_OPT("--source", "--counters"),
+		OLD_OPT("-f", "--ethtool-file"), OLD_OPT("-Q", "--qstats-file"), OLD_OPT("-t", "--time"),
+		{ NULL },
 	};
 
 	prog = "rxq-delta";
-	old_opts(argc, argv, olds);
+	old_opts(prog, argc, argv, olds);
 	if (argc < 2)
 		usage_err("missing command: snap, diff or watch");
 	cmd = argv[1];
@@ -573,7 +574,6 @@ int main(int argc, char **argv)
 			usage_err("give the device once: -i %s or %s", dev, argv[0]);
 		argv = (char **)&dev;
 		argc = 1;
-		dev = NULL;
 	}
 
 	if (!strcmp(cmd, "snap")) {

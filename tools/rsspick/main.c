@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "oldopts.h"
 #include "rsspick.h"
 #include "rsssrc.h"
 
@@ -49,8 +50,8 @@ static const char help_text[] =
 "RSS CONFIGURATION\n"
 "    -i, --dev IFNAME\n"
 "        Read key, table, hash function and input transformation from\n"
-"        the device (ethtool netlink RSS_GET, falling back to the\n"
-"        ETHTOOL_GRSSH ioctl), and rx-flow-hash for udp4/udp6.\n"
+"        the device (the ETHTOOL_GRSSH ioctl, as ethtool -x), and\n"
+"        rx-flow-hash for udp4/udp6 (ETHTOOL_GRXFH).\n"
 "    -C, --context N\n"
 "        Use RSS context N (for flows steered by an ntuple rule with\n"
 "        \"context N\").  Default 0.\n"
@@ -161,10 +162,6 @@ enum {
 	OPT_HASH,
 	OPT_NO_PORTS,
 	OPT_VERBOSE,
-	OPT_SADDR,
-	OPT_DADDR,
-	OPT_AMBIGUOUS_I,	/* -i NUMBER: a device, or the old -i LIST */
-	OPT_AMBIGUOUS_P,	/* -p 17: UDP, or the old -p PORT */
 };
 
 static const struct option long_opts[] = {
@@ -179,8 +176,6 @@ static const struct option long_opts[] = {
 	{ "force",	no_argument,	   NULL, OPT_FORCE },
 	{ "src",	required_argument, NULL, 's' },
 	{ "dst",	required_argument, NULL, 'd' },
-	{ "saddr",	required_argument, NULL, OPT_SADDR },
-	{ "daddr",	required_argument, NULL, OPT_DADDR },
 	{ "proto",	required_argument, NULL, OPT_PROTO },
 	{ "dport",	required_argument, NULL, 'D' },
 	{ "sport",	required_argument, NULL, 'S' },
@@ -220,10 +215,8 @@ struct opts {
 
 static const char *prog = "rsspick";
 
-static int die(int code, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int die(int code, const char *fmt, ...)
+static __attribute__((format(printf, 2, 3)))
+int die(int code, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -302,68 +295,45 @@ static bool is_addr(const char *s)
 {
 	uint8_t a[16];
 
-	return inet_pton(AF_INET, s, a) == 1 || inet_pton(AF_INET6, s, a) == 1;
+	return s && (inet_pton(AF_INET, s, a) == 1 || inet_pton(AF_INET6, s, a) == 1);
+}
+
+static bool is_ifname(const char *s)
+{
+	return s && !is_addr(s);
 }
 
 static bool is_number(const char *s)
 {
-	return *s && strspn(s, "0123456789") == strlen(s);
+	return s && *s && strspn(s, "0123456789") == strlen(s);
 }
 
 /* "equal N", or queue numbers with a separator: no interface name */
 static bool is_table(const char *s)
 {
-	return !strncmp(s, "equal", 5) ||
-	       (strspn(s, "0123456789, \t") == strlen(s) && strpbrk(s, ", \t"));
+	return s && (!strncmp(s, "equal", 5) ||
+		     (strspn(s, "0123456789, \t") == strlen(s) && strpbrk(s, ", \t")));
 }
 
-static int deprecated(const char *old, const char *now, int opt)
+/* -p 17 could be UDP or the old port 17: refused below */
+static bool is_port(const char *s)
 {
-	fprintf(stderr, "%s: %s is deprecated, use %s\n", prog, old, now);
-	return opt;
+	return is_number(s) && strcmp(s, "17");
 }
 
-/*
- * The option an old spelling stands for, after its deprecation line.  A
- * letter whose meaning changed is read by its argument's form.
- */
-static int new_spelling(int c, bool is_long, const char *arg)
-{
-	if (is_long)
-		return c == OPT_SADDR ? deprecated("--saddr", "-s (--src)", 's') :
-		       c == OPT_DADDR ? deprecated("--daddr", "-d (--dst)", 'd') :
-		       c;
-	switch (c) {
-	case 'd':
-		return is_addr(arg) ? 'd' :
-		       deprecated("-d IFNAME", "-i (--dev)", 'i');
-	case 'D':
-		return is_addr(arg) ? deprecated("-D ADDR", "-d (--dst)", 'd') :
-		       'D';
-	case 'i':
-		return is_table(arg) ? deprecated("-i LIST", "--indir", OPT_INDIR) :
-		       is_number(arg) ? OPT_AMBIGUOUS_I : 'i';
-	case 'p':
-		return !strcmp(arg, "17") ? OPT_AMBIGUOUS_P :
-		       is_number(arg) ? deprecated("-p PORT", "-D (--dport)", 'D') :
-		       OPT_PROTO;
-	case 'c':
-		return deprecated("-c", "-C (--context)", 'C');
-	case 'x':
-		return deprecated("-x", "--ethtool-x", OPT_ETHTOOL_X);
-	case 'k':
-		return deprecated("-k", "--key", OPT_KEY);
-	case 'f':
-		return deprecated("-f", "--force", OPT_FORCE);
-	case 'r':
-		return deprecated("-r", "--range", OPT_RANGE);
-	case 'N':
-		return deprecated("-N", "--near", OPT_NEAR);
-	case 'v':
-		return deprecated("-v", "--verbose", OPT_VERBOSE);
-	}
-	return c;
-}
+/* Old spellings; a letter whose meaning changed is read by its value's form. */
+static const struct old_opt olds[] = {
+	{ "-d", "--dev", "-i (--dev)", is_ifname, "IFNAME" },
+	{ "-D", "--dst", "-d (--dst)", is_addr, "ADDR" },
+	{ "-i", "--indir", NULL, is_table, "LIST" },
+	{ "-p", "--dport", "-D (--dport)", is_port, "PORT" },
+	{ "-c", "--context", "-C (--context)", NULL, NULL },
+	{ "--saddr", "--src", "-s (--src)", NULL, NULL },
+	{ "--daddr", "--dst", "-d (--dst)", NULL, NULL },
+	OLD_OPT("-x", "--ethtool-x"), OLD_OPT("-k", "--key"), OLD_OPT("-f", "--force"),
+	OLD_OPT("-r", "--range"), OLD_OPT("-N", "--near"), OLD_OPT("-v", "--verbose"),
+	{ NULL },
+};
 
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
@@ -373,19 +343,15 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	memset(o, 0, sizeof(*o));
 	o->lo = 32768;	/* Linux's default ephemeral range */
 	o->hi = 60999;
+	old_opts(prog, argc, argv, olds);
 	opterr = 0;
-	for (idx = -1; (c = getopt_long(argc, argv,
-					":i:C:s:d:p:D:S:q:n:jhVc:x:k:fr:N:v",
+	for (idx = -1; (c = getopt_long(argc, argv, ":i:C:s:d:p:D:S:q:n:jhV",
 					long_opts, &idx)) != -1; idx = -1) {
-		if (c != '?' && c != ':')
-			c = new_spelling(c, idx >= 0, optarg);
 		switch (c) {
-		case OPT_AMBIGUOUS_I:
-			return die(2, "-i %s is a device name or an old-style table: write --dev %s or --indir %s",
-				   optarg, optarg, optarg);
-		case OPT_AMBIGUOUS_P:
-			return die(2, "-p 17 is the protocol or an old-style port: write --proto udp or --dport 17");
 		case 'i':
+			if (idx < 0 && is_number(optarg))
+				return die(2, "-i %s is a device name or an old-style table: write --dev %s or --indir %s",
+					   optarg, optarg, optarg);
 			o->dev = optarg;
 			break;
 		case 'C':
@@ -423,6 +389,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'd':
 			o->daddr_s = optarg;
 			break;
+		case 'p':
+			if (!strcmp(optarg, "17"))
+				return die(2, "-p 17 is the protocol or an old-style port: write --proto udp or --dport 17");
+			/* fall through */
 		case OPT_PROTO:
 			if (strcmp(optarg, "udp") && strcmp(optarg, "17"))
 				return die(2, "bad --proto '%s': rsspick picks UDP source ports, want udp",

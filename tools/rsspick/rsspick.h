@@ -16,7 +16,7 @@
 
 #define RSSPICK_NPORTS		65536U
 #define RSSPICK_BITMAP_WORDS	(RSSPICK_NPORTS / 64)
-/* Largest indirection table accepted (netlink caps real ones far lower). */
+/* Largest indirection table accepted (real ones are far smaller). */
 #define RSSPICK_MAX_INDIR	(1U << 20)
 /* Largest key accepted; real NICs use 40 or 52 bytes. */
 #define RSSPICK_MAX_KEY		4096U

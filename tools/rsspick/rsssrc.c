@@ -12,28 +12,14 @@
 #include <string.h>
 #include <unistd.h>
 #include <net/if.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <linux/ethtool.h>
+#include <linux/sockios.h>
 
-#include "genl.h"
 #include "rsspick.h"
 #include "rsssrc.h"
 
-/*
- * ethtool netlink constants, from include/uapi/linux/ethtool_netlink*.h.
- * Spelled out because distribution headers older than Linux 6.2 lack the
- * RSS message; the values are kernel ABI and never change.
- */
-#define ETHNL_FAMILY_NAME	"ethtool"
-#define ETHNL_FAMILY_VERSION	1
-#define ETHNL_MSG_RSS_GET	38	/* also ETHTOOL_MSG_RSS_GET_REPLY */
-#define ETHNL_A_HEADER_DEV_NAME	2
-#define ETHNL_A_RSS_HEADER	1
-#define ETHNL_A_RSS_CONTEXT	2
-#define ETHNL_A_RSS_HFUNC	3
-#define ETHNL_A_RSS_INDIR	4
-#define ETHNL_A_RSS_HKEY	5
-#define ETHNL_A_RSS_INPUT_XFRM	6
 
 static __attribute__((format(printf, 3, 4)))
 int fail(char *err, size_t errlen, const char *fmt, ...)
@@ -57,103 +43,61 @@ void rss_conf_free(struct rss_conf *c)
 
 static int hexval(int ch)
 {
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	ch = tolower(ch);
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	return -1;
+	return !isxdigit(ch) ? -1 : isdigit(ch) ? ch - '0' : tolower(ch) - 'a' + 10;
 }
 
 int rss_parse_key(const char *s, uint8_t **key, size_t *len,
 		  char *err, size_t errlen)
 {
-	size_t n = 0, cap, slen;
-	const char *p;
-	uint8_t *k;
+	const char *p, *end;
+	size_t n = 0;
 	bool colons;
+	uint8_t *k;
 
 	*key = NULL;
 	*len = 0;
 	while (isspace((unsigned char)*s))
 		s++;
-	slen = strlen(s);
-	while (slen && isspace((unsigned char)s[slen - 1]))
-		slen--;
-	if (!slen)
+	for (end = s + strlen(s); end > s && isspace((unsigned char)end[-1]); end--)
+		;
+	if (end == s)
 		return fail(err, errlen, "malformed RSS key: empty");
-	colons = memchr(s, ':', slen) != NULL;
-	cap = slen / 2 + 1;
-	if (cap > RSSPICK_MAX_KEY + 1)
+	if ((end - s) / 2 > RSSPICK_MAX_KEY)
 		return fail(err, errlen, "malformed RSS key: longer than %u bytes",
 			    RSSPICK_MAX_KEY);
-	k = malloc(cap);
+	colons = memchr(s, ':', end - s) != NULL;
+	k = malloc((end - s) / 2 + 1);
 	if (!k)
 		return fail(err, errlen, "out of memory");
+	/* each byte two hex digits; with colons one or two, then ':' or the end */
+	for (p = s; p < end; ) {
+		int d = 0, v = 0;
 
-	for (p = s; p < s + slen; ) {
-		int hi, lo;
-
-		if (colons) {
-			/* one or two hex digits, then ':' or the end */
-			hi = hexval(*p);
-			if (hi < 0)
-				goto bad_char;
-			p++;
-			if (p < s + slen && *p != ':') {
-				lo = hexval(*p);
-				if (lo < 0)
-					goto bad_char;
-				hi = hi * 16 + lo;
-				p++;
-			}
-			if (p < s + slen) {
-				if (*p != ':')
-					goto bad_char;
-				p++;
-				if (p == s + slen) {
-					free(k);
-					return fail(err, errlen,
-						    "malformed RSS key: trailing ':'");
-				}
-			}
-		} else {
-			hi = hexval(p[0]);
-			if (hi < 0)
-				goto bad_char;
-			if (p + 1 == s + slen) {
-				free(k);
-				return fail(err, errlen,
-					    "malformed RSS key: odd number of hex digits");
-			}
-			lo = hexval(p[1]);
-			if (lo < 0) {
-				p++;
-				goto bad_char;
-			}
-			hi = hi * 16 + lo;
-			p += 2;
+		while (d < 2 && p + d < end && hexval((unsigned char)p[d]) >= 0)
+			v = v * 16 + hexval((unsigned char)p[d++]);
+		p += d;
+		if (!colons && d == 1 && p == end) {
+			free(k);
+			return fail(err, errlen, "malformed RSS key: odd number of hex digits");
 		}
-		k[n++] = hi;
-	}
-	if (n > RSSPICK_MAX_KEY) {
-		free(k);
-		return fail(err, errlen, "malformed RSS key: longer than %u bytes",
-			    RSSPICK_MAX_KEY);
+		if (!d || (!colons && d == 1) || (colons && p < end && *p != ':')) {
+			free(k);
+			if (*p == ':')
+				return fail(err, errlen, "malformed RSS key: empty byte at offset %zu",
+					    (size_t)(p - s));
+			return fail(err, errlen,
+				    "malformed RSS key: unexpected '%c' at offset %zu (want hex bytes like 6d:5a:56)",
+				    isprint((unsigned char)*p) ? *p : '?', (size_t)(p - s));
+		}
+		if (colons && p < end && ++p == end) {
+			free(k);
+			return fail(err, errlen, "malformed RSS key: trailing ':'");
+		}
+		k[n++] = v;
 	}
 	*key = k;
 	*len = n;
 	return 0;
-
-bad_char:
-	free(k);
-	if (*p == ':')
-		return fail(err, errlen,
-			    "malformed RSS key: empty byte at offset %zu",
-			    (size_t)(p - s));
-	return fail(err, errlen,
-		    "malformed RSS key: unexpected '%c' at offset %zu (want hex bytes like 6d:5a:56)",
-		    isprint((unsigned char)*p) ? *p : '?', (size_t)(p - s));
 }
 
 static int parse_u32(const char *s, char **end, uint32_t *v)
@@ -173,7 +117,7 @@ static int parse_u32(const char *s, char **end, uint32_t *v)
 int rss_parse_indir(const char *s, uint32_t equal_size, uint32_t **indir,
 		    uint32_t *size, char *err, size_t errlen)
 {
-	uint32_t n = 0, cap = 64, i, nq;
+	uint32_t n = 0, i, nq;
 	uint32_t *t;
 	char *end;
 
@@ -213,42 +157,28 @@ int rss_parse_indir(const char *s, uint32_t equal_size, uint32_t **indir,
 		return 0;
 	}
 
-	t = malloc(sizeof(*t) * cap);
+	/* one entry per two characters at most: "0 1", "0,1" */
+	t = malloc(sizeof(*t) * (strlen(s) / 2 + 1));
 	if (!t)
 		return fail(err, errlen, "out of memory");
 	while (*s) {
-		uint32_t v;
-
-		if (parse_u32(s, &end, &v)) {
+		if (parse_u32(s, &end, &t[n])) {
 			free(t);
 			return fail(err, errlen,
 				    "malformed indirection table: bad entry at \"%.16s\" (want queue numbers, or \"equal N\")",
 				    s);
 		}
-		if (n == RSSPICK_MAX_INDIR) {
+		if (++n > RSSPICK_MAX_INDIR) {
 			free(t);
 			return fail(err, errlen,
 				    "indirection table has more than %u entries",
 				    RSSPICK_MAX_INDIR);
 		}
-		if (n == cap) {
-			uint32_t *nt = realloc(t, sizeof(*t) * cap * 2);
-
-			if (!nt) {
-				free(t);
-				return fail(err, errlen, "out of memory");
-			}
-			t = nt;
-			cap *= 2;
-		}
-		t[n++] = v;
-		s = end;
-		while (isspace((unsigned char)*s))
-			s++;
+		for (s = end; isspace((unsigned char)*s); s++)
+			;
 		if (*s == ',') {
-			s++;
-			while (isspace((unsigned char)*s))
-				s++;
+			for (s++; isspace((unsigned char)*s); s++)
+				;
 			if (!*s) {
 				free(t);
 				return fail(err, errlen,
@@ -267,59 +197,28 @@ int rss_parse_indir(const char *s, uint32_t equal_size, uint32_t **indir,
 
 int rss_read_file(const char *path, char **text, char *err, size_t errlen)
 {
-	size_t n = 0, cap = 4096;
-	FILE *f;
-	char *b;
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	size_t cap = 0;
+	ssize_t n;
 
 	*text = NULL;
-	f = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	if (!f)
 		return fail(err, errlen, "%s: %s", path, strerror(errno));
-	b = malloc(cap);
-	if (!b)
-		goto nomem;
-	for (;;) {
-		size_t r;
-
-		if (n + 1 >= cap) {
-			char *nb;
-
-			if (cap >= 64 * 1024 * 1024) {
-				free(b);
-				if (f != stdin)
-					fclose(f);
-				return fail(err, errlen, "%s: file too large",
-					    path);
-			}
-			nb = realloc(b, cap * 2);
-			if (!nb) {
-				free(b);
-				goto nomem;
-			}
-			b = nb;
-			cap *= 2;
-		}
-		r = fread(b + n, 1, cap - n - 1, f);
-		n += r;
-		if (!r)
-			break;
-	}
-	if (ferror(f)) {
-		free(b);
-		if (f != stdin)
-			fclose(f);
-		return fail(err, errlen, "%s: %s", path, strerror(errno));
+	/* the whole file: a key file or ethtool -x text has no NUL byte */
+	n = getdelim(text, &cap, '\0', f);
+	if (n < 0 && !ferror(f)) {	/* an empty file */
+		free(*text);
+		*text = strdup("");
+		n = 0;
 	}
 	if (f != stdin)
 		fclose(f);
-	b[n] = '\0';
-	*text = b;
+	if (n < 0 || !*text) {
+		free(*text);
+		*text = NULL;
+		return fail(err, errlen, "%s: %s", path, n < 0 ? strerror(errno) : "out of memory");
+	}
 	return 0;
-
-nomem:
-	if (f != stdin)
-		fclose(f);
-	return fail(err, errlen, "out of memory");
 }
 
 enum ex_section { EX_NONE, EX_INDIR, EX_KEY, EX_HFUNC, EX_XFRM, EX_OTHER };
@@ -477,17 +376,13 @@ int rss_parse_ethtool_x(const char *text, struct rss_conf *c,
 						    "indirection table too large");
 				}
 				if (c->indir_size == cap) {
-					uint32_t nc = cap ? cap * 2 : 256;
-					uint32_t *ni = realloc(c->indir,
-							       sizeof(*ni) * nc);
+					uint32_t *ni = realloc(c->indir, sizeof(*ni) * (cap += 256));
 
 					if (!ni) {
 						rss_conf_free(c);
-						return fail(err, errlen,
-							    "out of memory");
+						return fail(err, errlen, "out of memory");
 					}
 					c->indir = ni;
-					cap = nc;
 				}
 				c->indir[c->indir_size++] = v;
 			}
@@ -569,8 +464,6 @@ bad_line:
 		    lineno, line);
 }
 
-/* ---- netlink ---- */
-
 /* Copies of the table and key into @c, and names for hfunc and xfrm. */
 static int conf_fill(struct rss_conf *c, const void *indir, uint32_t n,
 		     const void *key, size_t klen)
@@ -601,119 +494,25 @@ static int conf_fill(struct rss_conf *c, const void *indir, uint32_t n,
 	return 0;
 }
 
-#define BAD_ATTR	"malformed RSS_GET reply: bad attribute %u"
 
-struct rss_reply {
-	struct rss_conf *c;
-	char *err;
-	size_t errlen;
-	bool got, bad;		/* a reply was parsed; it was malformed */
-};
+/* ---- the ethtool ioctl ---- */
 
-static int reply_bad(struct rss_reply *r, const char *fmt, unsigned int v)
+/* SIOCETHTOOL on @dev, @data being an ethtool command struct: 0 or errno. */
+static int ethtool_ioctl(const char *dev, void *data)
 {
-	r->bad = true;
-	fail(r->err, r->errlen, fmt, v);
-	return MNL_CB_ERROR;
-}
+	struct ifreq ifr = { .ifr_data = data };
+	int fd, ret;
 
-/* An optional u32 attribute: absent, or exactly 4 bytes. */
-static bool get_u32(const struct nlattr *a, bool *known, uint32_t *v)
-{
-	if (a && mnl_attr_get_payload_len(a) == 4) {
-		*known = true;
-		*v = mnl_attr_get_u32(a);
-	}
-	return !a || *known;
-}
-
-/* The ETHTOOL_MSG_RSS_GET reply message into r->c. */
-static int rss_reply_cb(const struct nlmsghdr *nh, void *arg)
-{
-	const struct genlmsghdr *gh = mnl_nlmsg_get_payload(nh);
-	const struct nlattr *tb[ETHNL_A_RSS_INPUT_XFRM + 1] = { NULL };
-	struct rss_reply *r = arg;
-	struct rss_conf *c = r->c;
-	const struct nlattr *a, *k;
-	size_t n, klen;
-
-	if (gh->cmd != ETHNL_MSG_RSS_GET)
-		return reply_bad(r, "malformed RSS_GET reply: command %u", gh->cmd);
-	genl_attrs(nh, tb, ETHNL_A_RSS_INPUT_XFRM);
-	if (!get_u32(tb[ETHNL_A_RSS_HFUNC], &c->hfunc_known, &c->hfunc))
-		return reply_bad(r, BAD_ATTR, ETHNL_A_RSS_HFUNC);
-	if (!get_u32(tb[ETHNL_A_RSS_INPUT_XFRM], &c->xfrm_known,
-		     &c->input_xfrm))
-		return reply_bad(r, BAD_ATTR, ETHNL_A_RSS_INPUT_XFRM);
-	a = tb[ETHNL_A_RSS_INDIR];
-	n = a ? mnl_attr_get_payload_len(a) : 0;
-	if (n % 4 || n / 4 > RSSPICK_MAX_INDIR)
-		return reply_bad(r, BAD_ATTR, ETHNL_A_RSS_INDIR);
-	k = tb[ETHNL_A_RSS_HKEY];
-	klen = k ? mnl_attr_get_payload_len(k) : 0;
-	if (klen > RSSPICK_MAX_KEY)
-		return reply_bad(r, BAD_ATTR, ETHNL_A_RSS_HKEY);
-	if (conf_fill(c, a ? mnl_attr_get_payload(a) : NULL, n / 4,
-		      k ? mnl_attr_get_payload(k) : NULL, klen))
-		return reply_bad(r, "out of memory", 0);
-	snprintf(c->source, sizeof(c->source), "netlink");
-	r->got = true;
-	return MNL_CB_OK;
-}
-
-int rss_parse_nl_reply(const void *msg, size_t len, struct rss_conf *c,
-		       char *err, size_t errlen)
-{
-	struct rss_reply r = { c, err, errlen, false, false };
-	struct genl g = { 0 };
-	int ret;
-
-	memset(c, 0, sizeof(*c));
-	ret = genl_run(msg, len, &g, rss_reply_cb, &r);
-	if (!ret && r.got)
-		return 0;
-	rss_conf_free(c);
-	if (r.bad)
-		return -1;
-	if (ret < 0)
-		return fail(err, errlen, "RSS_GET failed: %s",
-			    g.ext[0] ? g.ext : strerror(g.err));
-	return fail(err, errlen, "malformed RSS_GET reply: truncated");
-}
-
-static int nl_read_rss(const char *ifname, uint32_t context,
-		       struct rss_conf *c, int *nlerr, char *ext,
-		       size_t extlen, char *err, size_t errlen)
-{
-	struct rss_reply r = { c, err, errlen, false, false };
-	struct nlmsghdr *nh;
-	struct nlattr *nest;
-	struct genl g;
-	uint16_t fam;
-	int ret = -1;
-
-	if (genl_open(&g, ETHNL_FAMILY_NAME, &fam))
-		goto out;
-	nh = genl_req(&g, fam, 0, ETHNL_MSG_RSS_GET, ETHNL_FAMILY_VERSION);
-	nest = mnl_attr_nest_start(nh, ETHNL_A_RSS_HEADER);
-	mnl_attr_put_strz(nh, ETHNL_A_HEADER_DEV_NAME, ifname);
-	mnl_attr_nest_end(nh, nest);
-	if (context)
-		mnl_attr_put_u32(nh, ETHNL_A_RSS_CONTEXT, context);
-	if (!genl_talk(&g, nh, rss_reply_cb, &r) && r.got)
-		ret = 0;
-	else if (r.bad)
-		ret = -2;
-out:
-	*nlerr = ret ? (g.err ? g.err : EPROTO) : 0;
-	snprintf(ext, extlen, "%s", ret ? g.ext : "");
-	if (ret)
-		rss_conf_free(c);
-	genl_close(&g);
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", dev);
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return errno;
+	ret = ioctl(fd, SIOCETHTOOL, &ifr) ? errno : 0;
+	close(fd);
 	return ret;
 }
-
-/* ---- ioctl ---- */
 
 static int ioctl_read_rss(const char *ifname, uint32_t context,
 			  struct rss_conf *c)
@@ -745,7 +544,7 @@ static int ioctl_read_rss(const char *ifname, uint32_t context,
 	}
 	memset(c, 0, sizeof(*c));
 	snprintf(c->source, sizeof(c->source), "ioctl");
-	/* hfunc 0: the driver did not say, as a missing netlink HFUNC */
+	/* hfunc 0: the driver did not say */
 	c->hfunc_known = rx->hfunc != 0;
 	c->hfunc = rx->hfunc;
 	/*
@@ -787,8 +586,7 @@ static void ioctl_read_fields(const char *ifname, uint32_t context,
 int rss_read_dev(const char *ifname, uint32_t context, int family,
 		 struct rss_conf *c, char *err, size_t errlen)
 {
-	char ext[256] = "", perr[256] = "";
-	int nlerr = 0, ioerr, r;
+	int e;
 
 	memset(c, 0, sizeof(*c));
 	if (!ifname[0] || strlen(ifname) >= IFNAMSIZ)
@@ -797,26 +595,15 @@ int rss_read_dev(const char *ifname, uint32_t context, int family,
 	if (!if_nametoindex(ifname))
 		return fail(err, errlen, "%s: no such network device",
 			    ifname);
-
-	r = nl_read_rss(ifname, context, c, &nlerr, ext, sizeof(ext),
-			perr, sizeof(perr));
-	if (r == -2)
-		return fail(err, errlen, "%s: %s", ifname, perr);
-	if (r) {
-		ioerr = ioctl_read_rss(ifname, context, c);
-		if (ioerr) {
-			if (nlerr == EOPNOTSUPP && ioerr == EOPNOTSUPP &&
-			    !context && !ext[0])
-				return fail(err, errlen,
-					    "%s: device does not report its RSS configuration (driver has no get_rxfh)",
-					    ifname);
-			return fail(err, errlen,
-				    "%s: cannot read RSS configuration of context %u: %s (ioctl: %s)",
-				    ifname, context,
-				    ext[0] ? ext : strerror(nlerr),
-				    strerror(ioerr));
-		}
-	}
+	e = ioctl_read_rss(ifname, context, c);
+	if (e == EOPNOTSUPP && !context)
+		return fail(err, errlen,
+			    "%s: device does not report its RSS configuration (driver has no get_rxfh)",
+			    ifname);
+	if (e)
+		return fail(err, errlen,
+			    "%s: cannot read RSS configuration of context %u: %s",
+			    ifname, context, strerror(e));
 	ioctl_read_fields(ifname, context, family, c);
 	if (!c->indir_size)
 		return fail(err, errlen,

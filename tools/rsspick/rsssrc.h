@@ -2,8 +2,8 @@
 /*
  * rsssrc - where rsspick gets the receiver's RSS configuration from:
  * command-line strings, recorded `ethtool -x` output, a key file such as
- * /proc/sys/net/core/netdev_rss_key, or the device itself (ethtool
- * netlink RSS_GET, falling back to the ETHTOOL_GRSSH ioctl).
+ * /proc/sys/net/core/netdev_rss_key, or the device itself (the
+ * ETHTOOL_GRSSH and ETHTOOL_GRXFH ioctls).
  *
  * Every function returns 0 on success or -1 with a one-line message in
  * @err (no trailing newline).
@@ -14,19 +14,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <linux/ethtool.h>
 
-/* ETH_RSS_HASH_* bits as reported by the kernel */
-#define RSS_HFUNC_TOP		(1U << 0)
-#define RSS_HFUNC_XOR		(1U << 1)
-#define RSS_HFUNC_CRC32		(1U << 2)
-
-/* RXH_* bits of rx-flow-hash; "sdfn" is all four */
-#define RSS_RXH_IP_SRC		(1U << 4)
-#define RSS_RXH_IP_DST		(1U << 5)
-#define RSS_RXH_L4_B_0_1	(1U << 6)
-#define RSS_RXH_L4_B_2_3	(1U << 7)
-#define RSS_RXH_SDFN		(RSS_RXH_IP_SRC | RSS_RXH_IP_DST | \
-				 RSS_RXH_L4_B_0_1 | RSS_RXH_L4_B_2_3)
+/* hfunc bit 0, ETH_RSS_HASH_TOP: the kernel's, not in the UAPI headers */
+#define RSS_HFUNC_TOP	(1U << 0)
+/* rx-flow-hash "sdfn": addresses and ports, the RXH_* bits of <linux/ethtool.h> */
+#define RSS_RXH_SDFN	(RXH_IP_SRC | RXH_IP_DST | RXH_L4_B_0_1 | RXH_L4_B_2_3)
 
 struct rss_conf {
 	uint8_t *key;
@@ -35,14 +28,14 @@ struct rss_conf {
 	uint32_t indir_size;
 	uint32_t rings;			/* RX rings reported, 0 if unknown */
 	bool hfunc_known;
-	uint32_t hfunc;			/* RSS_HFUNC_* bits */
+	uint32_t hfunc;			/* bit i: ethtool -x's i-th function */
 	char hfunc_name[32];		/* active function, for messages */
 	bool xfrm_known;
 	uint32_t input_xfrm;		/* nonzero: some transformation on */
 	char xfrm_name[32];
 	bool fields_known;
 	uint32_t fields;		/* RXH_* of udp4 or udp6 */
-	char source[16];		/* "netlink", "ioctl", "ethtool -x" */
+	char source[16];		/* "ioctl", "ethtool -x" */
 	char ifname[32];		/* device named in ethtool -x output */
 };
 
@@ -63,9 +56,6 @@ int rss_parse_ethtool_x(const char *text, struct rss_conf *c,
 /* Whole file into a NUL-terminated buffer; "-" is standard input. */
 int rss_read_file(const char *path, char **text, char *err, size_t errlen);
 
-/* RSS_GET's answer as read: the reply, or an error (its text in @err). */
-int rss_parse_nl_reply(const void *msg, size_t len, struct rss_conf *c,
-		       char *err, size_t errlen);
 /* Query the device; @family selects udp4 or udp6 for rx-flow-hash. */
 int rss_read_dev(const char *ifname, uint32_t context, int family,
 		 struct rss_conf *c, char *err, size_t errlen);

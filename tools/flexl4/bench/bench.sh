@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# l4send against trafgen (netsniff-ng, the anchor) and a plain Python
-# raw-socket loop, side by side in one run, on a discard sink. Prints
-# figures, asserts nothing.
+# l4send (raw socket) against trafgen with trafgen/l4.cfg (netsniff-ng, the
+# line-rate sender) and a plain Python raw-socket loop, side by side in one
+# run, on a discard sink. Prints figures, asserts nothing.
 #   make -C tools/flexl4 bench     (root; BENCH_SECS=2 per run, BENCH_ROUNDS=3)
 #
 # Sink: a dummy device if the kernel has one, else an ifb device with a
@@ -53,44 +53,21 @@ fi
 ip -n "$NS" link set sink up &&
 ip -n "$NS" addr add 198.18.0.1/24 dev sink &&
 ip -n "$NS" neigh replace 198.18.0.2 lladdr $DMAC dev sink nud permanent || exit 1
-SMAC=$(ip netns exec "$NS" cat /sys/class/net/sink/address)
 
-# trafgen's configuration: the same 16 frames, IPv4 checksum precomputed.
-awk -v smac="$SMAC" -v dmac="$DMAC" 'BEGIN {
-	split(dmac ":" smac, m, ":")
-	split("69 0 0 48 0 0 64 0 64 146 0 0 198 18 0 1 198 18 0 2", ip, " ")
-	s = 0
-	for (k = 1; k <= 20; k += 2) s += ip[k] * 256 + ip[k + 1]
-	while (s > 65535) s = s % 65536 + int(s / 65536)
-	s = 65535 - s
-	ip[11] = int(s / 256); ip[12] = s % 256
-	for (d = 4000; d < 4016; d++) {
-		line = "{"
-		for (k = 1; k <= 12; k++) line = line sprintf(" 0x%s,", m[k])
-		line = line " 0x08, 0x00,"
-		for (k = 1; k <= 20; k++) line = line sprintf(" %d,", ip[k])
-		line = line sprintf(" 0x80, 0x00, %d, %d", int(d / 256), d % 256)
-		for (k = 0; k < 24; k++) line = line ", 0"
-		print line " }"
-	}
-}' >"$T/trafgen.cfg"
 
-L4="$HERE/l4send -p 146 -H 28 -S 32768 -D 4000 -K 16 -d 198.18.0.2 -s 198.18.0.1 -t $SECS"
-PK="-i sink -M $DMAC"
+L4="$HERE/l4send -p 146 --hdr-len 28 -S 32768 -D 4000 --cycle 16 -d 198.18.0.2 -s 198.18.0.1 --duration $SECS"
+# trafgen's configuration is the one shipped for line-rate runs: the same packets
+TG="trafgen --cpp -D SRC=198.18.0.1 -D DST=198.18.0.2 -D DMAC=$DMAC -i $HERE/trafgen/l4.cfg -o sink --no-sock-mem -Q -C"
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=$(command -v python3)
 # name|command, one sender per line
 {
 	[ -n "$PY" ] && echo "python3 socket.sendto loop|$PY $HERE/bench/pysend.py 198.18.0.2 146 $SECS"
 	command -v trafgen >/dev/null &&
-		echo "trafgen -P 1 (TX ring, qdisc bypass)|timeout -s INT $SECS trafgen -i $T/trafgen.cfg -o sink -P 1 --no-sock-mem -Q -C" &&
-		echo "trafgen -P 2|timeout -s INT $SECS trafgen -i $T/trafgen.cfg -o sink -P 2 --no-sock-mem -Q -C"
-	echo "l4send raw, 1 thread|$L4"
-	echo "l4send raw, 2 threads|$L4 -T 2"
-	echo "l4send packet, 1 thread|$L4 -m packet $PK"
-	echo "l4send packet, 2 threads|$L4 -m packet $PK -T 2"
-	echo "l4send ring, 1 thread|$L4 -m ring $PK"
-	echo "l4send ring, 2 threads|$L4 -m ring $PK -T 2"
+		echo "trafgen -P 1 (TX ring, qdisc bypass)|timeout -s INT $SECS $TG -P 1" &&
+		echo "trafgen -P 2|timeout -s INT $SECS $TG -P 2"
+	echo "l4send, 1 thread|$L4"
+	echo "l4send, 2 threads|$L4 --threads 2"
 } >"$T/senders"
 N=$(wc -l <"$T/senders")
 

@@ -7,7 +7,7 @@ decode.py CAPFILE FAMILY PROTO HDR PAYLOAD SRC DST PAIRS [--any-order|--set]
           [--frame]
 PAIRS is "SPORT:DPORT ..." in sending order (--any-order: as a multiset;
 --set: the set of pairs seen, each at least once, in any number).
---frame also checks what l4send's packet/ring modes write: a valid IPv4
+--frame also checks what trafgen with trafgen/l4.cfg writes: a valid IPv4
 header checksum, DF, TTL/hop limit 64, zero traffic class and flow label.
 Prints "ok N" or one line per problem; exits 0 only if all is well.
 """

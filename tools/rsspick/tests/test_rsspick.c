@@ -17,8 +17,6 @@
 #include <unistd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <libmnl/libmnl.h>
-#include <linux/genetlink.h>
 
 #include "rsspick.h"
 #include "rsssrc.h"
@@ -507,7 +505,7 @@ static void test_random(void)
 	free(indir);
 }
 
-/* ---- sources: key, table, ethtool -x text, netlink reply ---- */
+/* ---- sources: key, table, ethtool -x text ---- */
 
 static void test_parse_key(void)
 {
@@ -700,108 +698,16 @@ static void test_ethtool_x(void)
 
 	memset(&c, 0, sizeof(c));
 	c.fields_known = true;
-	c.fields = RSS_RXH_IP_SRC | RSS_RXH_IP_DST;
+	c.fields = RXH_IP_SRC | RXH_IP_DST;
 	r = rss_check_conf(&c, "eth0", AF_INET6, err, sizeof(err), warn,
 			   sizeof(warn));
 	check(r && strstr(err, "rx-flow-hash udp6"),
 	      "rx-flow-hash udp6 sd (no ports) is refused: %s", err);
-	c.fields |= RSS_RXH_L4_B_0_1 | RSS_RXH_L4_B_2_3;
+	c.fields |= RXH_L4_B_0_1 | RXH_L4_B_2_3;
 	r = rss_check_conf(&c, "eth0", AF_INET6, err, sizeof(err), warn,
 			   sizeof(warn));
 	check(!r && strstr(warn, "hash function not reported"),
 	      "rx-flow-hash sdfn with unreported hfunc passes with a warning");
-}
-
-/* Build an ETHTOOL_MSG_RSS_GET reply as the kernel would send it. */
-static size_t build_reply(uint8_t *b, uint32_t hfunc, uint32_t xfrm,
-			  size_t indir_bytes)
-{
-	uint32_t indir[8] = { 0, 1, 2, 3, 0, 1, 2, 3 };
-	struct nlmsghdr *nh;
-	struct genlmsghdr *gh;
-
-	nh = mnl_nlmsg_put_header(memset(b, 0, 1024));
-	nh->nlmsg_type = 20;
-	gh = mnl_nlmsg_put_extra_header(nh, sizeof(*gh));
-	*gh = (struct genlmsghdr){ .cmd = 38, .version = 1 };
-	mnl_attr_put_u32(nh, 3, hfunc);
-	mnl_attr_put(nh, 4, indir_bytes, indir);
-	mnl_attr_put(nh, 5, 40, msft_key);
-	mnl_attr_put_u32(nh, 6, xfrm);
-	return nh->nlmsg_len;
-}
-
-/* A reply recorded from the kernel (one message) through the parser. */
-static int recorded_reply(const char *name, struct rss_conf *c, char *err,
-			  size_t errlen)
-{
-	char *b = read_data(name);
-	int r = b ? rss_parse_nl_reply(b, ((struct nlmsghdr *)b)->nlmsg_len, c,
-				       err, errlen) : -2;
-
-	free(b);
-	return r;
-}
-
-static void test_nl_reply(void)
-{
-	char err[512], warn[256];
-	struct rss_conf c;
-	uint8_t b[1024];
-	size_t len;
-	int r;
-
-	len = build_reply(b, RSS_HFUNC_TOP, 0, 32);
-	r = rss_parse_nl_reply(b, len, &c, err, sizeof(err));
-	check(!r && c.indir_size == 8 && c.indir[7] == 3 && c.key_len == 40 &&
-	      c.hfunc == RSS_HFUNC_TOP && c.xfrm_known && !c.input_xfrm &&
-	      !strcmp(c.hfunc_name, "toeplitz"),
-	      "netlink RSS_GET reply: table, key, toeplitz, no xfrm");
-	if (!r)
-		rss_conf_free(&c);
-
-	len = build_reply(b, RSS_HFUNC_XOR, 0, 32);
-	r = rss_parse_nl_reply(b, len, &c, err, sizeof(err));
-	r = r ? r : rss_check_conf(&c, "eth3", AF_INET, err, sizeof(err),
-				   warn, sizeof(warn));
-	check(r && strstr(err, "eth3: RSS hash function is xor, not toeplitz"),
-	      "netlink reply with hfunc xor is refused: %s", err);
-	rss_conf_free(&c);
-
-	len = build_reply(b, RSS_HFUNC_TOP, 1, 32);
-	r = rss_parse_nl_reply(b, len, &c, err, sizeof(err));
-	r = r ? r : rss_check_conf(&c, "eth3", AF_INET, err, sizeof(err),
-				   warn, sizeof(warn));
-	check(r && strstr(err, "symmetric-xor is on"),
-	      "netlink reply with input-xfrm symmetric-xor is refused: %s",
-	      err);
-	rss_conf_free(&c);
-
-	len = build_reply(b, RSS_HFUNC_TOP, 0, 30);
-	r = rss_parse_nl_reply(b, len, &c, err, sizeof(err));
-	check(r && strstr(err, "bad attribute 4"),
-	      "netlink reply with a 30-byte table is malformed: %s", err);
-
-	len = build_reply(b, RSS_HFUNC_TOP, 0, 32);
-	r = rss_parse_nl_reply(b, 10, &c, err, sizeof(err));
-	check(r && strstr(err, "truncated"),
-	      "netlink reply truncated to 10 bytes is malformed: %s", err);
-
-	/* recorded on Linux 6.18: virtio_net, toeplitz, no table or key */
-	r = recorded_reply("rss-get-virtio.nl", &c, err, sizeof(err));
-	check(!r && c.hfunc_known && c.hfunc == RSS_HFUNC_TOP &&
-	      !strcmp(c.hfunc_name, "toeplitz") && !c.xfrm_known &&
-	      !c.indir_size && !c.indir && !c.key && !c.key_len &&
-	      !strcmp(c.source, "netlink"),
-	      "recorded RSS_GET reply (virtio_net, 6.18): toeplitz, no table, no key");
-	if (!r)
-		rss_conf_free(&c);
-	r = recorded_reply("rss-get-lo.nl", &c, err, sizeof(err));
-	check(r == -1 && !strcmp(err, "RSS_GET failed: Operation not supported"),
-	      "recorded RSS_GET error (lo): %s", err);
-	r = recorded_reply("rss-get-nodev.nl", &c, err, sizeof(err));
-	check(r == -1 && !strcmp(err, "RSS_GET failed: no device matches name"),
-	      "recorded RSS_GET error with extack (no such device): %s", err);
 }
 
 /* ---- CLI ---- */
@@ -1382,7 +1288,7 @@ static void test_findings(void)
 	      "F1: cli -x ethtool-6.1 text answers with a warning: %.*s",
 	      (int)strcspn(r.err, "\n"), r.err);
 
-	/* F2: the ioctl fallback (lo has no RSS_GET), also built as on 6.8+ */
+	/* F2: the ioctl (on lo, through the shim), also built as on 6.8+ */
 	for (b = 0; b < 2; b++) {
 		static char pre[1100], xf[16];
 
@@ -1398,7 +1304,7 @@ static void test_findings(void)
 			"10.0.0.2", "-D", "443", "-q", "3", "-n", "4", NULL);
 		check(r.status == 0 && verify_ports(r.out, &rss, t, 3, NULL) == 4 &&
 		      !r.err[0],
-		      "F2: %s --dev via the ioctl fallback: 4 verified ports, no warning",
+		      "F2: %s --dev via the ioctl: 4 verified ports, no warning",
 		      bins[b]);
 		for (i = 1; i <= 2; i++) {
 			snprintf(xf, sizeof(xf), "SHIM_XFRM=%u", i);
@@ -1410,7 +1316,7 @@ static void test_findings(void)
 				  1, NULL, "--dev", "lo", "-s", "10.0.0.1", "-d",
 				  "10.0.0.2", "-D", "443", "-q", "3", NULL);
 		}
-		/* an ioctl hfunc of 0 is "not reported", as in netlink */
+		/* an ioctl hfunc of 0 is "not reported" */
 		cli_env[1] = "SHIM_HFUNC=0";
 		run_cli(&r, NULL, "--dev", "lo", "-s", "10.0.0.1", "-d",
 			"10.0.0.2", "-D", "443", "-q", "3", "-n", "1", NULL);
@@ -1539,7 +1445,6 @@ int main(int argc, char **argv)
 	test_parse_key();
 	test_parse_indir();
 	test_ethtool_x();
-	test_nl_reply();
 	test_random();
 	if (!access(bin, X_OK))
 		test_cli();

@@ -5,6 +5,8 @@
  * reserved bytes), so that the tests build rsspick as Debian 13 or Ubuntu
  * 24.04 would.  The ABI is the same; only the field names move.
  */
+#ifndef RSSPICK_TEST_UAPI68_ETHTOOL_H
+#define RSSPICK_TEST_UAPI68_ETHTOOL_H
 #define ethtool_rxfh ethtool_rxfh_installed
 #include_next <linux/ethtool.h>
 #undef ethtool_rxfh
@@ -20,3 +22,5 @@ struct ethtool_rxfh {
 	__u32 rsvd32;
 	__u32 rss_config[];
 };
+
+#endif
