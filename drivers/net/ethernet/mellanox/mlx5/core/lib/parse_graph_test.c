@@ -1086,6 +1086,11 @@ static void debugfs_caps(struct kunit *test)
 			      ~MLX5_GENERAL_OBJ_TYPES_CAP_FLEX_PARSE_GRAPH);
 	expect_debugfs(test, ctx->mdev[0], "object: no\n");
 	expect_debugfs(test, ctx->mdev[1], dev[1].want);
+	/* A page fw.c zeroed (its query failed) is not shown as zeros */
+	memset(PG_CAP(ctx->mdev[1]), 0, sizeof(ctx->mdev[1]->caps.hca[0]->cur));
+	expect_debugfs(test, ctx->mdev[1],
+		       "object: yes\ncapabilities: unavailable\n"
+		       "protocol object sample refs\n");
 }
 
 /* ---- ethtool l4data rules ---- */
