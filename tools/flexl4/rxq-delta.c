@@ -24,8 +24,9 @@
 
 #include "common.h"
 #ifdef HAVE_QSTATS	/* the Makefile's check: <linux/netdev.h> has qstats */
+#include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
 #include <linux/netdev.h>
-#include "genl.h"
 #define QSTATS_WHY_NOT NULL
 #else
 #define QSTATS_WHY_NOT "rxq-delta was built without them (its <linux/netdev.h> has no qstats; make UAPI=DIR)"
@@ -118,6 +119,163 @@ struct snap {
 
 /* ---- netdev netlink (qstats) ---------------------------------------- */
 #ifdef HAVE_QSTATS
+
+#define GENL_BUF_SIZE	(256 * 1024)	/* one read of a dump */
+
+/* A generic netlink request and its answer, or a recorded answer replayed. */
+struct genl {
+	struct mnl_socket *nl;	/* NULL when replaying recorded replies */
+	char *buf;		/* request, then each read of the reply */
+	unsigned int seq, portid;	/* 0: accept any (recorded replies) */
+	bool dump;		/* the answer ends with NLMSG_DONE */
+	mnl_cb_t cb;		/* and its cb_arg: genl_run()'s callback */
+	void *cb_arg;
+	int err;		/* the kernel's errno, positive */
+};
+
+static void genl_close(struct genl *g)
+{
+	if (g->nl)
+		mnl_socket_close(g->nl);
+	free(g->buf);
+	g->nl = NULL;
+	g->buf = NULL;
+}
+
+/* Start a request in g->buf: netlink and genl headers, no attributes. */
+static struct nlmsghdr *genl_req(struct genl *g, uint16_t family,
+				 uint16_t flags, uint8_t cmd, uint8_t version)
+{
+	struct nlmsghdr *nh;
+	struct genlmsghdr *gh;
+
+	memset(g->buf, 0, GENL_BUF_SIZE);	/* attribute padding is sent */
+	nh = mnl_nlmsg_put_header(g->buf);
+	nh->nlmsg_type = family;
+	nh->nlmsg_flags = NLM_F_REQUEST | flags;
+	g->dump = flags & NLM_F_DUMP;
+	gh = mnl_nlmsg_put_extra_header(nh, sizeof(*gh));
+	gh->cmd = cmd;
+	gh->version = version;
+	return nh;
+}
+
+/* NLMSG_ERROR (an ack or a failure) or a dump's NLMSG_DONE: the end. */
+static int end_cb(const struct nlmsghdr *nh, void *arg)
+{
+	const int *e = mnl_nlmsg_get_payload(nh);
+	struct genl *g = arg;
+
+	if (mnl_nlmsg_get_payload_len(nh) < sizeof(*e)) {
+		g->err = EBADMSG;
+		return MNL_CB_ERROR;
+	}
+	g->err = *e < 0 ? -*e : *e;
+	return g->err ? MNL_CB_ERROR : MNL_CB_STOP;
+}
+
+static int data_cb(const struct nlmsghdr *nh, void *arg)
+{
+	struct genl *g = arg;
+	int r = MNL_CB_ERROR;
+
+	if (mnl_nlmsg_get_payload_len(nh) >= sizeof(struct genlmsghdr))
+		r = g->cb(nh, g->cb_arg);
+	if (r == MNL_CB_ERROR && !g->err)
+		g->err = EPROTO;
+	/*
+	 * A dump ends with NLMSG_DONE, other answers are one message. Not by
+	 * NLM_F_MULTI: netdev's qstats dump leaves it clear in every message.
+	 */
+	return r == MNL_CB_OK && !g->dump ? MNL_CB_STOP : r;
+}
+
+/*
+ * Hand each message of @len received bytes to @cb: 1 if the answer is not
+ * complete yet, 0 if it is, -1 on an error (g->err).
+ */
+static int genl_run(const void *buf, size_t len, struct genl *g, mnl_cb_t cb,
+		    void *arg)
+{
+	static mnl_cb_t ctl[NLMSG_MIN_TYPE] = {
+		[NLMSG_ERROR] = end_cb, [NLMSG_DONE] = end_cb,
+	};
+	int r;
+
+	g->cb = cb;
+	g->cb_arg = arg;
+	g->err = 0;
+	errno = 0;
+	r = mnl_cb_run2(buf, len, g->seq, g->portid, data_cb, g, ctl,
+			NLMSG_MIN_TYPE);
+	if (r < 0 && !g->err)
+		g->err = errno ? errno : EPROTO;
+	return r < 0 ? -1 : r > 0;
+}
+
+/* Send @req, hand each reply message to @cb until the answer ends. */
+static int genl_talk(struct genl *g, struct nlmsghdr *req, mnl_cb_t cb,
+		     void *arg)
+{
+	ssize_t n;
+	int r;
+
+	req->nlmsg_seq = ++g->seq;
+	if (mnl_socket_sendto(g->nl, req, req->nlmsg_len) < 0)
+		return -(g->err = errno);
+	do {
+		n = mnl_socket_recvfrom(g->nl, g->buf, GENL_BUF_SIZE);
+		if (n < 0)
+			return -(g->err = errno);
+		r = genl_run(g->buf, n, g, cb, arg);
+	} while (r > 0);
+	return r ? -g->err : 0;
+}
+
+/* Attributes of a genl message into tb[type] for type <= max. */
+static void genl_attrs(const struct nlmsghdr *nh, const struct nlattr **tb,
+		       unsigned int max)
+{
+	const struct nlattr *a;
+
+	mnl_attr_for_each(a, nh, sizeof(struct genlmsghdr))
+		if (mnl_attr_get_type(a) <= max)
+			tb[mnl_attr_get_type(a)] = a;
+}
+
+static int family_cb(const struct nlmsghdr *nh, void *arg)
+{
+	const struct nlattr *tb[CTRL_ATTR_FAMILY_ID + 1] = { NULL };
+
+	genl_attrs(nh, tb, CTRL_ATTR_FAMILY_ID);
+	if (tb[CTRL_ATTR_FAMILY_ID] &&
+	    !mnl_attr_validate(tb[CTRL_ATTR_FAMILY_ID], MNL_TYPE_U16))
+		*(uint16_t *)arg = mnl_attr_get_u16(tb[CTRL_ATTR_FAMILY_ID]);
+	return MNL_CB_OK;
+}
+
+/* A NETLINK_GENERIC socket; the id of @family. 0 or a negative errno. */
+static int genl_open(struct genl *g, const char *family, uint16_t *id)
+{
+	struct nlmsghdr *nh;
+	int r;
+
+	memset(g, 0, sizeof(*g));
+	g->buf = malloc(GENL_BUF_SIZE);
+	g->nl = mnl_socket_open2(NETLINK_GENERIC, SOCK_CLOEXEC);
+	if (!g->buf || !g->nl || mnl_socket_bind(g->nl, 0, MNL_SOCKET_AUTOPID)) {
+		r = g->buf ? errno : ENOMEM;
+		genl_close(g);
+		return -(g->err = r);
+	}
+	g->portid = mnl_socket_get_portid(g->nl);
+	g->seq = time(NULL);
+	nh = genl_req(g, GENL_ID_CTRL, 0, CTRL_CMD_GETFAMILY, 1);
+	mnl_attr_put_strz(nh, CTRL_ATTR_FAMILY_NAME, family);
+	*id = 0;
+	r = genl_talk(g, nh, family_cb, id);
+	return r || *id ? r : -(g->err = ENOENT);
+}
 
 /* A netlink "uint": 4 or 8 bytes. */
 static uint64_t attr_uint(const struct nlattr *a)

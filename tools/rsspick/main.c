@@ -641,8 +641,8 @@ static int do_pick(const struct opts *o, const struct rsspick_tuple *t,
 	};
 	struct rsspick_set_info info;
 	struct rsspick_set *set;
-	uint16_t *ports = NULL;
-	size_t n = 0, i;
+	uint16_t *ports;
+	size_t n = 0, i, max;
 	uint32_t total;
 	char qs[256];
 	int err, ret = 0;
@@ -671,22 +671,12 @@ static int do_pick(const struct opts *o, const struct rsspick_tuple *t,
 			o->queue);
 
 	total = rsspick_set_count_range(set, o->lo, o->hi);
-	if (o->have_near) {
-		uint16_t p;
-
-		ports = malloc(sizeof(*ports));
-		if (ports && !rsspick_set_nearest(set, o->near, o->lo, o->hi,
-						  &p)) {
-			ports[0] = p;
-			n = 1;
-		}
-	} else {
-		size_t max = o->have_count ? o->count : RSSPICK_NPORTS;
-
-		ports = malloc(sizeof(*ports) * (max ? max : 1));
-		if (ports)
-			n = rsspick_set_list(set, o->lo, o->hi, ports, max);
-	}
+	max = o->have_near ? 1 : o->have_count ? o->count : RSSPICK_NPORTS;
+	ports = malloc(sizeof(*ports) * max);
+	if (ports && o->have_near)
+		n = !rsspick_set_nearest(set, o->near, o->lo, o->hi, ports);
+	else if (ports)
+		n = rsspick_set_list(set, o->lo, o->hi, ports, max);
 	if (!ports) {
 		rsspick_set_free(set);
 		return die(1, "out of memory");

@@ -587,11 +587,6 @@ static bool bm_test(const uint64_t *bm, uint32_t p)
 	return bm[p / 64] & (1ULL << p % 64);
 }
 
-bool rsspick_set_has(const struct rsspick_set *set, uint16_t port)
-{
-	return set && bm_test(set->bm, port);
-}
-
 /* The first port of the set at or above @p, or 65536 */
 static uint32_t bm_next(const uint64_t *bm, uint32_t p)
 {

@@ -94,7 +94,6 @@ int rsspick_solve(const struct rsspick_rss *rss,
 void rsspick_set_free(struct rsspick_set *set);
 
 uint32_t rsspick_set_count(const struct rsspick_set *set);
-bool rsspick_set_has(const struct rsspick_set *set, uint16_t port);
 /* Number of ports of the set in [lo, hi]. */
 uint32_t rsspick_set_count_range(const struct rsspick_set *set,
 				 uint16_t lo, uint16_t hi);

@@ -254,8 +254,8 @@ firstrun: missing -i/--dev IFACE (firstrun --help)" ] && pass "old -s HOST (not 
 [ $rc -eq 2 ] && [ "$(cat "$T/err")" = "firstrun: -s 192.0.2.1: the sender's address (-s/--src) or, as before v4, its ssh login (now -R/--remote)? give -R (firstrun --help)" ] &&
 	pass "-s ADDR without -R or -r: ambiguous, refused naming -R" || fail "-s ambiguous: exit $rc" "$(cat "$T/err")"
 "$HERE/firstrun" -h >"$T/out" 2>"$T/err"; rc=$?
-[ $rc -eq 0 ] && [ ! -s "$T/err" ] && grep -q '^      --tree TREE' "$T/out" && grep -q '^  buckets ' "$T/out" &&
-	grep -q 'FIRSTRUN_DEBUGFS' "$T/out" && [ "$(tail -n1 "$T/out")" = '/sys/kernel/debug are; for tests).' ] && pass "-h: options, verdicts and environment, exit 0 (review F23)" ||
+[ $rc -eq 0 ] && [ ! -s "$T/err" ] && grep -q '^        --tree TREE' "$T/out" && grep -q '^    buckets ' "$T/out" &&
+	grep -q 'FIRSTRUN_DEBUGFS' "$T/out" && [ "$(tail -n1 "$T/out")" = '             --tree flexl4-selftest.tar.gz' ] && pass "-h: options, verdicts and environment, exit 0 (review F23)" ||
 	fail "-h: exit $rc" "$(head -3 "$T/out")"
 for t in firstrun pack-selftest; do
 	"$HERE/$t" --version >"$T/out" 2>&1
@@ -263,11 +263,30 @@ for t in firstrun pack-selftest; do
 		fail "$t --version" "$(cat "$T/out")"
 done
 
+"$HERE/pack-selftest" --help >"$T/out" 2>"$T/err"; rc=$?
+[ $rc -eq 0 ] && [ ! -s "$T/err" ] && grep -q '^    pack-selftest TREE \[FILE\]$' "$T/out" &&
+	pass "pack-selftest --help: on stdout, exit 0" || fail "pack-selftest --help: exit $rc" "$(cat "$T/err")"
+for a in "--bogus" "/nowhere --bogus" "/nowhere x.tgz extra"; do
+	"$HERE/pack-selftest" $a >"$T/out" 2>"$T/err"; rc=$?
+	[ $rc -eq 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
+		grep -q "^pack-selftest: .* '${a##* }' (pack-selftest --help)$" "$T/err" &&
+		pass "pack-selftest $a: one line on stderr, exit 2" || fail "pack-selftest $a: exit $rc" "$(cat "$T/err")"
+done
+
 R=$T/root
 make -s -C "$HERE" install DESTDIR="$R" PREFIX=/usr >"$T/out" 2>&1 &&
 	[ -x "$R/usr/sbin/firstrun" ] && [ -x "$R/usr/sbin/pack-selftest" ] &&
-	make -s -C "$HERE" uninstall DESTDIR="$R" PREFIX=/usr >>"$T/out" 2>&1 && [ -z "$(find "$R" -type f)" ] &&
-	pass "make install/uninstall with DESTDIR and PREFIX" || fail "make install" "$(cat "$T/out")"
+	[ -f "$R/usr/share/man/man8/firstrun.8" ] && [ -f "$R/usr/share/man/man8/pack-selftest.8" ] &&
+	[ "$(find "$R" -type f | wc -l)" -eq 4 ] && pass "make install with DESTDIR and PREFIX: the two tools and their man pages" ||
+	fail "make install" "$(cat "$T/out"; find "$R" -type f)"
+# The man pages are made from --help: they render cleanly and name every long option of it.
+for t in firstrun pack-selftest; do
+	"$R/usr/sbin/$t" --help >"$T/help"
+	sh "$HERE/../common/man.sh" check "$R/usr/share/man/man8/$t.8" "$T/help" >"$T/out" 2>&1 &&
+		pass "$t.8: renders without groff warnings, names every long option of --help" || fail "$t.8" "$(cat "$T/out")"
+done
+make -s -C "$HERE" uninstall DESTDIR="$R" PREFIX=/usr >"$T/out" 2>&1 && [ -z "$(find "$R" -type f)" ] &&
+	pass "make uninstall with DESTDIR and PREFIX: none left" || fail "make uninstall" "$(cat "$T/out"; find "$R" -type f)"
 
 echo "hw-firstrun: $PASSED passed, $FAILED failed, 0 skipped"
 [ "$FAILED" -eq 0 ]

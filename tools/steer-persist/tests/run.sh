@@ -83,8 +83,13 @@ FLEXL4_STEER_CONF=$T/none "$S" apply >/dev/null 2>&1
 [ $? -eq 2 ] && pass "no config: exit 2" || fail "no config: exit 2"
 
 "$S" --help >"$T/out" 2>"$T/err"
-[ $? -eq 0 ] && [ ! -s "$T/err" ] && grep -q '^  flexl4-steer resume' "$T/out" && grep -q '^4 no such device' "$T/out" &&
+[ $? -eq 0 ] && [ ! -s "$T/err" ] && grep -q '^    flexl4-steer resume' "$T/out" && grep -q '^    0 done, .* 4 no such device' "$T/out" &&
 	pass "--help: the whole usage on stdout, exit 0" || fail "--help" "$(cat "$T/err")"
+for a in "apply --bogus" "apply eth9 -x" "remove --force"; do
+	"$S" $a >"$T/out" 2>"$T/err"
+	[ $? -eq 2 ] && [ ! -s "$T/out" ] && [ "$(cat "$T/err")" = "flexl4-steer: unknown option '${a##* }' (flexl4-steer --help)" ] &&
+		pass "$a: one line on stderr, exit 2" || fail "$a" "$(cat "$T/err")"
+done
 "$S" frobnicate >"$T/out" 2>"$T/err"
 [ $? -eq 2 ] && [ ! -s "$T/out" ] &&
 	[ "$(cat "$T/err")" = "flexl4-steer: unknown command 'frobnicate': want apply, remove, resume, check or status (flexl4-steer --help)" ] &&
@@ -459,8 +464,8 @@ loaded "an OFED host (its DKMS mlx5_core in updates/dkms): refused, exit 3" 3 \
 "$O ($T/lmods/$REL/updates/dkms/mlx5_core.ko is version 24.10-1.1.4): $W" --ofed
 rm "$T/lmods/$REL/updates/dkms/mlx5_core.ko"
 sh "$FL" --help >"$T/out" 2>"$T/err"; rc=$?
-[ $rc -eq 0 ] && [ ! -s "$T/err" ] && [ "$(head -n1 "$T/out")" = "usage: flexl4-loaded [--ofed]" ] &&
-	grep -q '^  3  this host runs NVIDIA' "$T/out" && pass "flexl4-loaded --help: usage and exit codes on stdout (review F17)" ||
+[ $rc -eq 0 ] && [ ! -s "$T/err" ] && grep -q '^    flexl4-loaded \[--ofed\]$' "$T/out" &&
+	grep -q '^    3  this host runs NVIDIA' "$T/out" && pass "flexl4-loaded --help: usage and exit codes on stdout (review F17)" ||
 	fail "flexl4-loaded --help" "rc $rc: $(head -n 3 "$T/out" "$T/err")"
 sh "$FL" --version >"$T/out" 2>&1
 [ $? -eq 0 ] && [ "$(cat "$T/out")" = "flexl4-loaded $(cat "$HERE/../VERSION")" ] &&
@@ -475,12 +480,20 @@ R=$T/root
 make -s -C "$HERE" install DESTDIR="$R" >"$T/out" 2>&1
 n=0
 for f in usr/local/sbin/l4steer usr/local/sbin/flexl4-steer usr/local/sbin/flexl4-loaded \
+	 usr/local/share/man/man8/l4steer.8 usr/local/share/man/man8/flexl4-steer.8 \
+	 usr/local/share/man/man8/flexl4-loaded.8 \
 	 etc/systemd/system/flexl4-steer@.service etc/systemd/system/flexl4-steer.timer \
 	 etc/udev/rules.d/99-flexl4-steer.rules etc/flexl4/steer.conf; do
 	[ -f "$R/$f" ] && n=$((n + 1))
 done
-[ $n -eq 7 ] && pass "make install: the tools, units, udev rule and an example config" ||
-	fail "make install" "$n of 7 files: $(cat "$T/out")"
+[ $n -eq 10 ] && pass "make install: the tools, their man pages, units, udev rule and an example config" ||
+	fail "make install" "$n of 10 files: $(cat "$T/out")"
+# The man pages are made from --help: they render cleanly and name every long option of it.
+for t in flexl4-steer flexl4-loaded; do
+	"$R/usr/local/sbin/$t" --help >"$T/help"
+	sh "$HERE/../common/man.sh" check "$R/usr/local/share/man/man8/$t.8" "$T/help" >"$T/out" 2>&1 &&
+		pass "$t.8: renders without groff warnings, names every long option of --help" || fail "$t.8" "$(cat "$T/out")"
+done
 FLEXL4_STEER_CONF=$R/etc/flexl4/steer.conf "$R/usr/local/sbin/flexl4-steer" check >"$T/out" 2>&1 &&
 	[ ! -s "$T/out" ] && pass "the example config parses (every line commented out)" || fail "example config" "$(cat "$T/out")"
 echo "dev=eth9 proto=1 field=dport buckets=2" >"$R/etc/flexl4/steer.conf"
