@@ -2123,12 +2123,14 @@ static void expect_rule_at(struct pg_ctx *ctx, u32 loc, bool ip6, u8 proto,
 			0);
 	if (ip6) {
 		KUNIT_EXPECT_EQ(test, info.fs.h_u.usr_ip6_spec.l4_proto, proto);
-		KUNIT_EXPECT_EQ(test, info.fs.h_u.usr_ip6_spec.l4_4_bytes,
-				htonl(l4data));
+		KUNIT_EXPECT_EQ(test,
+				ntohl(info.fs.h_u.usr_ip6_spec.l4_4_bytes),
+				l4data);
 	} else {
 		KUNIT_EXPECT_EQ(test, info.fs.h_u.usr_ip4_spec.proto, proto);
-		KUNIT_EXPECT_EQ(test, info.fs.h_u.usr_ip4_spec.l4_4_bytes,
-				htonl(l4data));
+		KUNIT_EXPECT_EQ(test,
+				ntohl(info.fs.h_u.usr_ip4_spec.l4_4_bytes),
+				l4data);
 	}
 }
 
