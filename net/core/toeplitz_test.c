@@ -382,11 +382,10 @@ static void toeplitz_sport_refusals(struct kunit *test)
 }
 
 /*
- * Regression guards: the expected ports are this solver's answers for the
- * same key, table of N queues in turn, flow, queue and port range, as
- * tools/rsspick, which builds this file, printed them.  scripts/psp-test
- * runs rsspick on the xcheck lines.  The independent checks are the
- * Microsoft test vectors above and rsspick's brute force.
+ * Regression guards: the expected ports are this solver's own answers for
+ * the same key, table of N queues in turn, flow, queue and port range, and
+ * each case is printed as an xcheck line for userspace solvers to compare
+ * against.  The independent check is the Microsoft test vectors above.
  */
 struct xcheck {
 	const char *saddr;
