@@ -14,7 +14,7 @@ void old_opts(const char *prog, int argc, char **argv, const struct old_opt *old
 	static bool said[32];
 
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
-		for (int k = 0; olds[k].old && k < 32; k++) {
+		for (int k = 0; k < 32 && olds[k].old; k++) {
 			const struct old_opt *o = &olds[k];
 			size_t n = strlen(o->old);
 			const char *rest = argv[i] + n;

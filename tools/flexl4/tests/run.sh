@@ -652,6 +652,7 @@ bad "l4steer: bad --field" "$L" buckets eth9 -p 146 -f port --buckets 4
 bad "l4steer: missing --buckets" "$L" buckets eth9 -p 146 -f dport
 bad "l4steer: --buckets not a power of two" "$L" buckets eth9 -p 146 -f dport --buckets 12
 bad "l4steer: --buckets 2048" "$L" buckets eth9 -p 146 -f dport --buckets 2048
+bad "l4steer: --buckets 010 (octal to bash)" "$L" buckets eth9 -p 146 -f dport --buckets 010
 bad "l4steer: --queues count differs" "$L" buckets eth9 -p 146 -f dport --buckets 4 -q 0-2
 bad "l4steer: bad --queues" "$L" buckets eth9 -p 146 -f dport --buckets 4 -q 0-x
 bad "l4steer: --cpus count differs" "$L" buckets eth9 -p 146 -f dport --buckets 4 -c 0,1
