@@ -44,7 +44,7 @@ from lib.py import (
 
 QUEUES = 4
 PSP_PORT = 1000
-RXH_L4 = 0xc0  # RXH_L4_B_0_1 | RXH_L4_B_2_3: the ports are hashed
+RXH_PORTS = {"l4-b-0-1", "l4-b-2-3"}  # ethtool netlink's flags: the ports are hashed
 
 
 def is_nsim(cfg):
@@ -61,9 +61,9 @@ def device_queue(cfg, ipver, proto, sport, dport):
     if rss.get("input-xfrm"):
         raise KsftSkipEx("the test's Toeplitz has no symmetric input "
                          f"transformation (input-xfrm {rss['input-xfrm']})")
-    fields = rss.get("flow-hash", {}).get(f"{proto}{ipver}", RXH_L4)
+    fields = rss.get("flow-hash", {}).get(f"{proto}{ipver}", RXH_PORTS)
     return rss_queue(cfg, rss["hkey"], rss["indir"], ipver, sport, dport,
-                     ports=fields & RXH_L4 == RXH_L4)
+                     ports=RXH_PORTS <= set(fields))
 
 
 def require_queue(cfg, queue):
@@ -231,7 +231,8 @@ def refuse_ports_not_hashed(cfg):
     """A device whose RSS does not hash the UDP ports gets no port."""
     require_setup(cfg, "4")
     rss = cfg.ethnl.rss_get({"header": {"dev-index": cfg.ifindex}})
-    old = rss.get("flow-hash", {}).get("udp4", RXH_L4 | 0x30)
+    old = rss.get("flow-hash", {}).get("udp4",
+                                      RXH_PORTS | {"ip-src", "ip-dst"})
     _ethtool_or_skip(f"-N {cfg.ifname} rx-flow-hash udp4 sd")
     defer(cfg.ethnl.rss_set, {"header": {"dev-index": cfg.ifindex},
                               "flow-hash": {"udp4": old}})
