@@ -336,6 +336,12 @@ lock() {
 }
 unlock() { local fd=${LOCK_FD[$1]}; exec {fd}>&-; unset "LOCK_FD[$1]"; }
 
+# initramfs REL: the command that makes a new initramfs for kernel REL. Debian's and Ubuntu's
+# (initramfs-tools) and Fedora's and RHEL's (dracut) carry mlx5_core: without a new one the stock
+# module comes back at the next boot. dist-build prints it, dkms-make runs it.
+initramfs() { echo "if command -v update-initramfs >/dev/null; then update-initramfs -u -k $1;" \
+		   "else dracut -f --kver $1; fi"; }
+
 # A private apt configuration for suites this Debian 12 machine does not list.
 # The mirror is the one the system's own apt already uses.
 apt_private() {
