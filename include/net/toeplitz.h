@@ -24,7 +24,7 @@ struct toeplitz_rss {
 	const u32 *indir;	/* queue = indir[hash & (indir_size - 1)] */
 	u32 indir_size;		/* a power of two */
 	u8 hfunc;		/* ETH_RSS_HASH_* */
-	u8 input_xfrm;		/* RXH_XFRM_* */
+	u8 input_xfrm;		/* 0, or one of RXH_XFRM_SYM_* */
 	u32 fields;		/* RXH_* hashed for the flow's type (UDP) */
 };
 

@@ -78,7 +78,8 @@ static int toeplitz_input(const struct toeplitz_rss *rss,
 		NL_SET_ERR_MSG(extack, "the RSS hash function is not Toeplitz");
 		return -EOPNOTSUPP;
 	}
-	if (rss->input_xfrm & ~(RXH_XFRM_SYM_XOR | RXH_XFRM_SYM_OR_XOR)) {
+	if (rss->input_xfrm && rss->input_xfrm != RXH_XFRM_SYM_XOR &&
+	    rss->input_xfrm != RXH_XFRM_SYM_OR_XOR) {
 		NL_SET_ERR_MSG(extack, "unknown RSS input transformation");
 		return -EOPNOTSUPP;
 	}
@@ -153,8 +154,9 @@ static int toeplitz_input(const struct toeplitz_rss *rss,
  * @extack: the reason of a failure, or NULL
  *
  * Return: 0, or -EOPNOTSUPP for a configuration that is not a Toeplitz hash
- * of the addresses or of the addresses and ports, -EAFNOSUPPORT, or
- * -EINVAL for a key too short for the input.
+ * of the addresses or of the addresses and ports, with no or one symmetric
+ * transformation, -EAFNOSUPPORT, or -EINVAL for a key too short for the
+ * input.
  */
 int toeplitz_flow_hash(const struct toeplitz_rss *rss,
 		       const struct toeplitz_flow *flow, __be16 sport,
@@ -316,10 +318,11 @@ static bool toeplitz_solve(const struct toeplitz_row *rows, u32 target, u16 *p)
  * symmetric transformation of the input is solved like the plain one.
  *
  * Return: 0; -EOPNOTSUPP if the hash is not Toeplitz, its input is not the
- * IP addresses and UDP ports, or the table size is not a power of two (the
- * slot is then hash % size, which is not linear); -ENOENT if no table entry
- * holds @queue; -ERANGE if no port in [@lo, @hi] reaches one of its slots;
- * -EINVAL or -EAFNOSUPPORT for bad arguments.
+ * IP addresses and UDP ports with no or one symmetric transformation, or
+ * the table size is not a power of two (the slot is then hash % size, which
+ * is not linear); -ENOENT if no table entry holds @queue; -ERANGE if no port
+ * in [@lo, @hi] reaches one of its slots; -EINVAL or -EAFNOSUPPORT for bad
+ * arguments.
  */
 int toeplitz_sport(const struct toeplitz_rss *rss,
 		   const struct toeplitz_flow *flow, u32 queue,
