@@ -69,7 +69,7 @@ CHECK_SERIES="net net-next devlink psp"
 # KUnit and the faults on 7.3, the net-next line, which alone has every suite; 6.18's (the same
 # test code on a backport's core) by hand: a second UML kernel cost 10 to 25 min of CI.
 KUNIT_TARGETS="7.3"
-# 6.18's load test (on the kernel scripts/kernel618 builds: Debian has no 6.18 image left) runs by
+# 6.18's load test (on the kernel dist/kernel618 builds: Debian has no 6.18 image left) runs by
 # hand: it proves less than Debian's own images, for 14 min of CI (a kernel build, the most of it).
 LOADTEST_TARGETS="6.1 6.12"
 # The faults of each series of FAULT_SERIES are planted on the first line of FAULT_TARGETS that

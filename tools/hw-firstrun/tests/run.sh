@@ -120,7 +120,7 @@ echo 0-31 >"$T/sys/devices/system/cpu/online"
 [ $rc -eq 1 ] && pass "missing prerequisites: exit 1" || fail "missing prerequisites: exit $rc"
 has "missing prerequisites: each FAIL says what to do, missing commands by package (review F24)" "$T/r3.txt" \
 	'^FAIL commands: missing packages: apt-get install mstflint \(the selftest.s ynl needs python3-yaml\)$' \
-	"^FAIL mlx5_core: the distribution's module is installed \(/lib/modules/.*/mlx5_core.ko.xz\) and loaded: install the one scripts/dist-build built$" \
+	"^FAIL mlx5_core: the distribution's module is installed \(/lib/modules/.*/mlx5_core.ko.xz\) and loaded: install the one dist/dist-build built$" \
 	"^FAIL initramfs: .*/s3/initrd carries the distribution's mlx5_core, which loads at boot: update-initramfs -u -k " \
 	'^FAIL firmware in effect: unknown without mstconfig: apt-get install mstflint$' \
 	'^FAIL parse graph: no .*/debug/mlx5: mount -t debugfs none /sys/kernel/debug$' \
@@ -202,7 +202,7 @@ mkdir -p "$FAKE/sys"; : >"$FAKE/modinfo-filename"; grep -v '^srcversion' "$HERE/
 FIRSTRUN_SYS=$FAKE/sys firstrun --report "$T/r11.txt" --tree "$T/missing.tar.gz"; rc=$?
 [ $rc -eq 1 ] && pass "nothing loaded or installed: exit 1" || fail "nothing loaded: exit $rc"
 has "nothing loaded or installed: one FAIL each, no empty name, the tarball named once" "$T/r11.txt" \
-	"^FAIL mlx5_core: none installed for kernel $(uname -r) \(modinfo finds none\): install the one scripts/dist-build built$" \
+	"^FAIL mlx5_core: none installed for kernel $(uname -r) \(modinfo finds none\): install the one dist/dist-build built$" \
 	"^FAIL selftest: cannot unpack $T/missing.tar.gz: "
 hasnt "nothing loaded: no '()' and no temporary directory in a FAIL line" "$T/r11.txt" '^FAIL .*(\(\)|/tmp/tmp\.)'
 [ "$(grep -c '^FAIL selftest' "$T/r11.txt")" -eq 1 ] && pass "a missing tarball: one selftest FAIL, not two" ||

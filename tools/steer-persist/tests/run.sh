@@ -348,7 +348,7 @@ U=$T/units
 mkdir -p "$U"
 for u in flexl4-steer@.service flexl4-steer.service flexl4-steer.timer; do
 	sed -e "s#/usr/local/sbin/flexl4-steer#$S#" \
-		-e "s#/usr/local/sbin/flexl4-loaded#$HERE/../../scripts/flexl4-loaded#" "$HERE/$u" >"$U/$u"
+		-e "s#/usr/local/sbin/flexl4-loaded#$HERE/../../tools/flexl4/flexl4-loaded#" "$HERE/$u" >"$U/$u"
 done
 # the instance systemd makes from a port's sysfs path (udev's bare template); %i.device is that
 # port's device unit. A PCI port's path has ':', which systemd 252's 'systemd-analyze verify'
@@ -401,10 +401,10 @@ else
 	fail "netns for the homa-rx port: cannot enter $NS"
 fi
 
-# --- flexl4-loaded (scripts/flexl4-loaded, installed beside flexl4-steer) ----------------------
+# --- flexl4-loaded (tools/flexl4/flexl4-loaded, installed beside flexl4-steer) ----------------------
 # A faked host: /sys/module under $T/lsys, /lib/modules under $T/lmods, modinfo and ofed_info stubs
 # first on PATH (modinfo answers for mlx5_core from $T/lmod.*, for a file from its version= line).
-FL=$HERE/../../scripts/flexl4-loaded
+FL=$HERE/../../tools/flexl4/flexl4-loaded
 LB=$T/lbin REL=$(uname -r)
 mkdir -p "$LB" "$T/lsys/module" "$T/lmods/$REL/updates/dkms"
 cat >"$LB/modinfo" <<'STUB'
@@ -445,7 +445,7 @@ loaded "the stock module loaded, ours installed: exit 1" 1 \
 "flexl4-loaded: WARNING: the distribution's mlx5_core is loaded, not $V installed for $REL: l4data rules will be refused; make a new initramfs (update-initramfs -u -k $REL, or dracut -f --kver $REL) and reboot, or reload the driver"
 inst "" CCCC
 loaded "the stock module loaded, none of ours installed: exit 1" 1 \
-"flexl4-loaded: WARNING: the distribution's mlx5_core is loaded and kernel $REL has no flexl4 mlx5_core installed (a kernel upgrade?): l4data rules will be refused; build and install it for $REL (scripts/dist-build --headers /lib/modules/$REL/build)"
+"flexl4-loaded: WARNING: the distribution's mlx5_core is loaded and kernel $REL has no flexl4 mlx5_core installed (a kernel upgrade?): l4data rules will be refused; build and install it for $REL (dist/dist-build --headers /lib/modules/$REL/build)"
 loaded "--ofed on a host without OFED: silent, exit 0" 0 "" --ofed
 printf 'version=%s\n' "$V" >"$T/lmods/$REL/updates/dkms/mlx5_core.ko"	# our own DKMS build
 loaded "--ofed: our own module in updates/dkms is not OFED" 0 "" --ofed
