@@ -55,28 +55,8 @@ target_orig() {
 # pinned source and no copy is in the cache: callers count the target as skipped.
 SOURCE_GONE=77
 
-# Every line the scripts can build, and what scripts/test runs on which (scripts/kernels makes
-# HACKING's tables from these): every commit of every series built and checked, KUnit, planted
-# faults, and the load test of the archive's newest release of the line into Debian's own image.
-# What is not here runs by hand (scripts/check, kunit, faults, loadtest LINE or RELEASE): CI has to
-# fit in an hour on 2 cores with an empty cache (HACKING.md). scripts/psp-test (the PSP series'
-# Toeplitz KUnit suite and netdevsim selftests, on the default target) runs in CI too.
+# Every line the scripts can build. Which checks run on which in CI: the Makefile's CI list.
 ALL_TARGETS="7.3 6.12 6.18 6.1"
-CHECK_TARGETS="7.3"
-# On those, every commit of CHECK_SERIES is built (scripts/check --series); every series is checked
-# as it would be sent (checkpatch, MAINTAINERS, git am). The others' commits are built by hand.
-CHECK_SERIES="net net-next devlink psp"
-# KUnit and the faults on 7.3, the net-next line, which alone has every suite; 6.18's (the same
-# test code on a backport's core) by hand: a second UML kernel cost 10 to 25 min of CI.
-KUNIT_TARGETS="7.3"
-# 6.18's load test (on the kernel dist/kernel618 builds: Debian has no 6.18 image left) runs by
-# hand: it proves less than Debian's own images, for 14 min of CI (a kernel build, the most of it).
-LOADTEST_TARGETS="6.1 6.12"
-# The faults of each series of FAULT_SERIES are planted on the first line of FAULT_TARGETS that
-# carries the series (fault_series): they plant the same text in the same new code on every line, so
-# one line shows that the suite catches them. psp's are planted in scripts/psp-test's kernel.
-FAULT_TARGETS="7.3"
-FAULT_SERIES="net net-next devlink psp"
 
 # orig_tarball DEBIAN-VERSION [SHA256]: print the path of the upstream tarball of Debian's 'linux'
 # source package DEBIAN-VERSION in $CACHE/orig, downloading it once. The checksum is the one the
@@ -295,19 +275,6 @@ update_file() { if cmp -s "$1" "$2"; then rm "$1"; else mv "$1" "$2"; fi; }
 # in_list WORD LIST: whether WORD is one of the space-separated LIST
 in_list() { case " $2 " in *" $1 "*) return 0 ;; esac; return 1; }
 
-# fault_series TARGET: the series whose faults scripts/test plants on TARGET
-fault_series() {
-	local s u l=
-	for s in $(series_for "$1"); do
-		in_list "$s" "$FAULT_SERIES" || continue
-		for u in $FAULT_TARGETS; do
-			[ "$u" != "$1" ] || { l="$l $s"; break; }
-			! grep -qx "$s" <<<"$(series_for "$u")" || break
-		done
-	done
-	echo $l
-}
-
 src_dir() { echo "$CACHE/src/$1"; }	# pristine unpacked tree, a git repo at tag 'base'
 obj_dir() { echo "$CACHE/obj/$1${2:+-$2}"; }	# O= build directories
 
@@ -436,6 +403,14 @@ debian_versions() {
 
 # newest_release LINE: the upstream version of the newest linux-source-LINE in the archive.
 newest_release() { debian_versions "$1" | tail -n1 | sed 's/-[^-]*$//'; }
+# loadtest_release LINE: what CI load-tests of LINE: the archive's newest release, or LINE (its
+# pinned source) where that is the newest
+loadtest_release() {
+	local pver new
+	read -r _ pver _ < <(target_pkg "$1")
+	new=$(newest_release "$1")
+	if [ -n "$new" ] && [ "$new" != "${pver%-*}" ]; then echo "$new"; else echo "$1"; fi
+}
 
 # symvers_drift STOCK OURS: the symbols the Module.symvers STOCK says mlx5_core exports that OURS
 # (our mlx5_core's) exports with another CRC ("SYMBOL (CRC, ours CRC)") or not at all

@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: GPL-2.0
+# The checks, one target each: `scripts/test` runs the ones CI runs (`make -k -j2 ci`) and adds up
+# their results. Each target runs its command through scripts/step, which names the files the
+# check reads (git pathspecs, declared generously) and reports a check whose inputs are those of a
+# run that passed on this cache from that run, counted as skipped. `make NAME` runs one check;
+# results and logs are in $FLEXL4_CACHE/results. Checks on lines CI leaves out run the same way by
+# hand (e.g. `make kunit-6.12 check-6.1 loadtest-6.18`).
+
+STEP = MAKEFLAGS= scripts/step
+
+# What the series are made of, and what makes a kernel tree of them; the faults' lists
+# (patches/*/faults) are inputs of the fault runs only
+SERIES = patches drivers include net Documentation tools/testing MAINTAINERS
+TREE = scripts/get-sources scripts/apply $(SERIES) :!patches/*/faults
+
+TOOLS = flexl4 hw-firstrun rsspick steer-persist
+CI = kunit-7.3 kunit-6.18 loadtest-6.1 check-7.3 loadtest-6.12 psp-test check-6.18 \
+     nipa-builds-7.3 faults-7.3 faults-psp refresh wiring doccheck $(addprefix tools-,$(TOOLS))
+
+.PHONY: ci list
+ci: $(CI)
+list:
+	@echo $(CI)
+
+# KUnit: the suites of every series the line carries, in one UML kernel
+kunit-%:
+	@$(STEP) $@ "$(TREE) scripts/kunit scripts/kunit-um.config" --source $* scripts/kunit $*
+
+# Every commit of every series built (W=1, sparse) and each series checked as it would be sent
+check-%:
+	@$(STEP) $@ "$(TREE) scripts/check scripts/nipa-light scripts/deps" --source $* \
+		scripts/check --series "net net-next devlink psp" $*
+
+# NIPA's i386 and clang builds of what each series touches
+nipa-builds-%: | check-%
+	@$(STEP) $@ "$(TREE) scripts/nipa-builds" --source $* scripts/nipa-builds $*
+
+# The faults planted in the series' new code, which KUnit must catch; after the kernel they use
+faults-7.3: | kunit-7.3
+faults-6.18: | kunit-6.18
+faults-%:
+	@$(STEP) $@ "scripts/get-sources scripts/apply $(SERIES) scripts/faults scripts/kunit scripts/kunit-um.config" \
+		--source $* scripts/faults $* net net-next devlink
+
+# The PSP series: its KUnit suite and netdevsim selftests in a UML kernel, then its faults
+psp-test:
+	@$(STEP) $@ "$(TREE) scripts/psp-test scripts/psp" --source 7.3 scripts/psp-test
+faults-psp: | psp-test
+	@$(STEP) $@ "scripts/get-sources scripts/apply $(SERIES) scripts/faults scripts/psp-test scripts/psp" \
+		--source 7.3 scripts/faults 7.3 psp
+
+# The out-of-tree module on Debian's newest release of the line: built (also by the real dkms),
+# its refusals, and loaded in QEMU beside the image's mlx5_ib
+loadtest-%:
+	@$(STEP) $@ "$(TREE) dist tools/VERSION tools/flexl4/flexl4-loaded" \
+		dist/loadtest $$(bash -c '. scripts/lib.sh && loadtest_release $*')
+
+# Every series' export and each backport line's derivation; the init and teardown wiring
+refresh:
+	@$(STEP) $@ "$(TREE) scripts/refresh scripts/export" scripts/refresh --check 7.3 6.12 6.18 6.1
+wiring:
+	@$(STEP) $@ "$(TREE) scripts/wiring" scripts/wiring --self-test 7.3 6.12 6.18 6.1
+
+# kernel-doc, the rst page, the operator guide's messages, the hardware selftest's skips
+doccheck:
+	@$(STEP) $@ "$(TREE) scripts/doccheck docs dist/README.md README.md HACKING.md" --source 7.3 scripts/doccheck 7.3
+
+# Each operator tool's own tests
+tools-%:
+	@$(STEP) $@ "tools :!tools/testing scripts/deps" make -s -C tools/$* test
