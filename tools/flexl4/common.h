@@ -10,8 +10,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "oldopts.h"
-
 #define EXIT_USAGE	2
 
 /* Name used in messages; each tool sets it first thing in main(). */

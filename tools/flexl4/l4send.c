@@ -76,9 +76,7 @@ static const char help_text[] =
 "    -j, --json          print the summary as one JSON object\n"
 "    -h, --help          show this text\n"
 "    -V, --version       print the version\n"
-"    Deprecated (one more release): -c (now -n), -H, -l, -K, -t, -r, -T, -b,\n"
-"    -m (now long only). --mode raw is what l4send does; for frames at\n"
-"    line rate, and protocols 0 and 255, use trafgen with\n"
+"    For frames at line rate, and protocols 0 and 255, use trafgen with\n"
 "    " TRAFGEN_CFG " (its first lines say how).\n"
 "\n"
 "OUTPUT\n"
@@ -178,8 +176,6 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 		{ "threads", required_argument, NULL, 'T' },
 		{ "batch", required_argument, NULL, 'b' },
 		{ "dev", required_argument, NULL, 'i' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "dst-mac", required_argument, NULL, 'M' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -197,13 +193,6 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 	cfg->threads = 1;
 	cfg->batch = 64;
 
-	static const struct old_opt olds[] = {
-		{ "-c", "--count", "-n (--count)", NULL, NULL },
-		OLD_OPT("-H", "--hdr-len"), OLD_OPT("-l", "--payload"), OLD_OPT("-K", "--cycle"),
-		OLD_OPT("-t", "--duration"), OLD_OPT("-r", "--rate"), OLD_OPT("-T", "--threads"),
-		OLD_OPT("-b", "--batch"), OLD_OPT("-m", "--mode"), { NULL },
-	};
-	old_opts(prog, argc, argv, olds);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":46d:s:p:S:D:n:i:jhV",
 				longopts, NULL)) != -1) {
@@ -281,17 +270,6 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 				usage_err("bad --dev '%s'", optarg);
 			cfg->dev = optarg;
 			break;
-		case 'm':	/* one release more: --mode raw, or trafgen */
-			if (!strcmp(optarg, "packet") || !strcmp(optarg, "ring"))
-				usage_err("--mode %s is gone: for frames at line rate use trafgen --cpp -i %s",
-					  optarg, TRAFGEN_CFG);
-			if (strcmp(optarg, "raw"))
-				usage_err("bad --mode '%s': l4send sends through a raw socket only",
-					  optarg);
-			break;
-		case 'M':
-			usage_err("--dst-mac went with --mode packet and ring: for frames at line rate use trafgen --cpp -i %s",
-				  TRAFGEN_CFG);
 		case 'j':
 			cfg->json = true;
 			break;

@@ -80,8 +80,6 @@ static const char help_text[] =
 "        --time SEC         watch: interval when no CMD is given (default 1)\n"
 "    -h, --help             show this text\n"
 "    -V, --version          print the version\n"
-"    Deprecated (one more release): -d (now -i), -s/--source (now\n"
-"    --counters), -f, -Q, -t (now long only).\n"
 "\n"
 "FILES\n"
 "    A snapshot is text: the line '" SNAP_MAGIC "', then 'dev NAME',\n"
@@ -650,15 +648,7 @@ int main(int argc, char **argv)
 	int c, status = 0, nopt;
 	char **rest = NULL;
 
-	static const struct old_opt olds[] = {
-		{ "-d", "--dev", "-i (--dev)", NULL, NULL },
-		OLD_OPT("-s", "--counters"), OLD_OPT("--source", "--counters"),
-		OLD_OPT("-f", "--ethtool-file"), OLD_OPT("-Q", "--qstats-file"), OLD_OPT("-t", "--time"),
-		{ NULL },
-	};
-
 	prog = "rxq-delta";
-	old_opts(prog, argc, argv, olds);
 	if (argc < 2)
 		usage_err("missing command: snap, diff or watch");
 	cmd = argv[1];

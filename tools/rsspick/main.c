@@ -12,7 +12,6 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "oldopts.h"
 #include "rsspick.h"
 #include "rsssrc.h"
 
@@ -111,14 +110,6 @@ static const char help_text[] =
 "    Without --json, ports are printed one per line, ascending (or the\n"
 "    single --near port).\n"
 "\n"
-"OLD SPELLINGS\n"
-"    Accepted for one release, each with a line on standard error: -d\n"
-"    IFNAME (now -i), -i LIST (now --indir), -c N (now -C), -p PORT (now\n"
-"    -D), -D ADDR (now -d), --saddr and --daddr (now --src and --dst),\n"
-"    and -x, -k, -f, -r, -N, -v (now --ethtool-x, --key, --force,\n"
-"    --range, --near, --verbose).  -i with a bare number and -p 17 could\n"
-"    be either spelling and are refused.\n"
-"\n"
 "RECEIVER PRECONDITIONS\n"
 "    The answer is only right if the receiver hashes the way rsspick\n"
 "    models it.  With --dev or --ethtool-x, rsspick refuses to answer\n"
@@ -147,7 +138,7 @@ static const char help_text[] =
 "    rsspick --indir 'equal 8' --indir-size 256 --key 6d:5a:56:da:... \\\n"
 "            -s 10.0.0.1 -d 10.0.0.2 -D 443 -q 2 --range 32768-60999 --json\n";
 
-/* Long-only options, and the old long spellings */
+/* Long-only options */
 enum {
 	OPT_ETHTOOL_X = 256,
 	OPT_KEY,
@@ -291,67 +282,19 @@ static int parse_addr(const char *s, int *family, uint8_t out[16])
 	return -1;
 }
 
-static bool is_addr(const char *s)
-{
-	uint8_t a[16];
-
-	return s && (inet_pton(AF_INET, s, a) == 1 || inet_pton(AF_INET6, s, a) == 1);
-}
-
-static bool is_ifname(const char *s)
-{
-	return s && !is_addr(s);
-}
-
-static bool is_number(const char *s)
-{
-	return s && *s && strspn(s, "0123456789") == strlen(s);
-}
-
-/* "equal N", or queue numbers with a separator: no interface name */
-static bool is_table(const char *s)
-{
-	return s && (!strncmp(s, "equal", 5) ||
-		     (strspn(s, "0123456789, \t") == strlen(s) && strpbrk(s, ", \t")));
-}
-
-/* -p 17 could be UDP or the old port 17: refused below */
-static bool is_port(const char *s)
-{
-	return is_number(s) && strcmp(s, "17");
-}
-
-/* Old spellings; a letter whose meaning changed is read by its value's form. */
-static const struct old_opt olds[] = {
-	{ "-d", "--dev", "-i (--dev)", is_ifname, "IFNAME" },
-	{ "-D", "--dst", "-d (--dst)", is_addr, "ADDR" },
-	{ "-i", "--indir", NULL, is_table, "LIST" },
-	{ "-p", "--dport", "-D (--dport)", is_port, "PORT" },
-	{ "-c", "--context", "-C (--context)", NULL, NULL },
-	{ "--saddr", "--src", "-s (--src)", NULL, NULL },
-	{ "--daddr", "--dst", "-d (--dst)", NULL, NULL },
-	OLD_OPT("-x", "--ethtool-x"), OLD_OPT("-k", "--key"), OLD_OPT("-f", "--force"),
-	OLD_OPT("-r", "--range"), OLD_OPT("-N", "--near"), OLD_OPT("-v", "--verbose"),
-	{ NULL },
-};
-
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	unsigned long v;
-	int c, idx;
+	int c;
 
 	memset(o, 0, sizeof(*o));
 	o->lo = 32768;	/* Linux's default ephemeral range */
 	o->hi = 60999;
-	old_opts(prog, argc, argv, olds);
 	opterr = 0;
-	for (idx = -1; (c = getopt_long(argc, argv, ":i:C:s:d:p:D:S:q:n:jhV",
-					long_opts, &idx)) != -1; idx = -1) {
+	while ((c = getopt_long(argc, argv, ":i:C:s:d:p:D:S:q:n:jhV",
+				long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
-			if (idx < 0 && is_number(optarg))
-				return die(2, "-i %s is a device name or an old-style table: write --dev %s or --indir %s",
-					   optarg, optarg, optarg);
 			o->dev = optarg;
 			break;
 		case 'C':
@@ -390,9 +333,6 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			o->daddr_s = optarg;
 			break;
 		case 'p':
-			if (!strcmp(optarg, "17"))
-				return die(2, "-p 17 is the protocol or an old-style port: write --proto udp or --dport 17");
-			/* fall through */
 		case OPT_PROTO:
 			if (strcmp(optarg, "udp") && strcmp(optarg, "17"))
 				return die(2, "bad --proto '%s': rsspick picks UDP source ports, want udp",

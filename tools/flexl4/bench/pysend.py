@@ -3,7 +3,7 @@
 """Plain Python raw-socket sender: the baseline l4send is compared with.
 
 pysend.py DST PROTO SECONDS -- sends the same packets as
-l4send -d DST -p PROTO -H 28 -S 32768 -D 4000 -K 16 (28-byte header,
+l4send -d DST -p PROTO --hdr-len 28 -S 32768 -D 4000 --cycle 16 (28-byte header,
 sport 32768, dport 4000..4015) with socket.sendto() in a loop and prints
 "packets seconds packets_per_second".
 """

@@ -128,7 +128,7 @@ has "missing prerequisites: each FAIL says what to do, missing commands by packa
 	'^FAIL irqbalance runs .*: systemctl stop irqbalance' \
 	"^FAIL rules: 3 installed on ens1f1np1 \('ethtool -n ens1f1np1'\): the run without rules needs none: flexl4-steer remove ens1f1np1 \(pauses step 5\), l4steer remove ens1f1np1 \(step 4\), or ethtool -N ens1f1np1 delete N$" \
 	'^FAIL CPUs: the queues. IRQs go to CPUs 0-15, but 8,9,10,11,12,13,14,15 not online \(online: 0-7\): CPUS=LIST of 16 online CPUs, e.g. from /sys/class/net/ens1f1np1/device/local_cpulist$' \
-	'^FAIL selftest: no .*/nowhere/tools/testing/selftests/drivers/net/hw/ntuple.py \(-t TREE of the series, or -t a tarball' \
+	'^FAIL selftest: no .*/nowhere/tools/testing/selftests/drivers/net/hw/ntuple.py \(--tree TREE of the series, or --tree a tarball' \
 	'^firstrun: 10 prerequisite'
 grep -q "l4send -d" "$FAKE/log" && fail "missing prerequisites: traffic was sent" ||
 	pass "missing prerequisites: no selftest, no traffic"
@@ -236,23 +236,6 @@ rm -r "$T/mods/$(uname -r)"
 "$HERE/firstrun" -i x >/dev/null 2>"$T/err"; rc=$?
 [ $rc -eq 2 ] && [ "$(cat "$T/err")" = "firstrun: missing -R/--remote SSH (the sender's ssh login) (firstrun --help)" ] &&
 	pass "missing options: one line, exit 2" || fail "usage: exit $rc" "$(cat "$T/err")"
-# Old spellings (before v4): -s was the ssh login, -r the sender's address
-"$HERE/firstrun" -i x -s root@192.0.2.1 -d 192.0.2.2 -r 192.0.2.1 -t /nowhere -o /nonexistent/r.txt -f --bogus >/dev/null 2>"$T/err"
-[ $? -eq 2 ] && [ "$(cat "$T/err")" = "firstrun: -r is deprecated, use -s (--src)
-firstrun: -t is deprecated, use --tree
-firstrun: -o is deprecated, use --report
-firstrun: -f is deprecated, use --force
-firstrun: unknown option '--bogus' (firstrun --help)" ] && pass "old -r -t -o -f: one deprecation line each" || fail "old spellings" "$(cat "$T/err")"
-"$HERE/firstrun" -s root@192.0.2.1 -d 192.0.2.2 -r 192.0.2.1 >/dev/null 2>"$T/err"
-[ "$(cat "$T/err")" = "firstrun: -r is deprecated, use -s (--src)
-firstrun: -s is deprecated, use -R (--remote) for the ssh login
-firstrun: missing -i/--dev IFACE (firstrun --help)" ] && pass "old -s user@host with -r: the ssh login" || fail "old -s" "$(cat "$T/err")"
-"$HERE/firstrun" -s sender1 -d 192.0.2.2 --src 192.0.2.1 >/dev/null 2>"$T/err"
-[ "$(cat "$T/err")" = "firstrun: -s is deprecated, use -R (--remote) for the ssh login
-firstrun: missing -i/--dev IFACE (firstrun --help)" ] && pass "old -s HOST (not an address): the ssh login" || fail "old -s HOST" "$(cat "$T/err")"
-"$HERE/firstrun" -i x -s 192.0.2.1 -d 192.0.2.2 >/dev/null 2>"$T/err"; rc=$?
-[ $rc -eq 2 ] && [ "$(cat "$T/err")" = "firstrun: -s 192.0.2.1: the sender's address (-s/--src) or, as before v4, its ssh login (now -R/--remote)? give -R (firstrun --help)" ] &&
-	pass "-s ADDR without -R or -r: ambiguous, refused naming -R" || fail "-s ambiguous: exit $rc" "$(cat "$T/err")"
 "$HERE/firstrun" -h >"$T/out" 2>"$T/err"; rc=$?
 [ $rc -eq 0 ] && [ ! -s "$T/err" ] && grep -q '^        --tree TREE' "$T/out" && grep -q '^    buckets ' "$T/out" &&
 	grep -q 'FIRSTRUN_DEBUGFS' "$T/out" && [ "$(tail -n1 "$T/out")" = '             --tree flexl4-selftest.tar.gz' ] && pass "-h: options, verdicts and environment, exit 0 (review F23)" ||

@@ -267,7 +267,7 @@ rm -f "$T/state/"*.failed
 # set: the rules are kept, not installed twice
 echo "dev=eth9 proto=253 field=dport buckets=16 cpus=0-15 channels=16" >"$T/steer.conf"
 : >"$FAKE_RULES"; : >"$FAKE_LOG"
-"$L4STEER" buckets eth9 -p 253 -f dport -b 16 -c 0-15 >"$T/out" 2>&1
+"$L4STEER" buckets eth9 -p 253 -f dport --buckets 16 -c 0-15 >"$T/out" 2>&1
 "$S" apply >"$T/out" 2>&1; rc=$?
 [ $rc -eq 0 ] && [ "$(wc -l <"$FAKE_RULES")" -eq 32 ] && [ "$(grep -c '^-N eth9 flow-type' "$FAKE_LOG")" -eq 32 ] &&
 	[ "$(cat "$T/out")" = "flexl4-steer: eth9: kept l4steer buckets eth9 -p 253 -f dport --buckets 16 -c 0-15: its 32 rules were already installed at their locations (by l4steer by hand?); flexl4-steer keeps them now" ] &&
