@@ -15,7 +15,8 @@ TREE = scripts/get-sources scripts/apply $(SERIES) :!patches/*/faults
 
 TOOLS = flexl4 hw-firstrun rsspick steer-persist
 CI = kunit-7.3 kunit-6.18 loadtest-6.1 check-7.3 loadtest-6.12 psp-test check-6.18 \
-     nipa-builds-7.3 faults-7.3 faults-psp refresh wiring doccheck $(addprefix tools-,$(TOOLS))
+     nipa-builds-7.3 faults-7.3 faults-psp refresh wiring doccheck step-test \
+     $(addprefix tools-,$(TOOLS))
 
 .PHONY: ci list
 ci: $(CI)
@@ -64,6 +65,10 @@ wiring:
 # kernel-doc, the rst page, the operator guide's messages, the hardware selftest's skips
 doccheck:
 	@$(STEP) $@ "$(TREE) scripts/doccheck docs dist/README.md README.md HACKING.md" --source 7.3 scripts/doccheck 7.3
+
+# A pass is reused only for the same inputs: each declared file changes a check's key
+step-test:
+	@$(STEP) $@ "Makefile scripts/step scripts/step-test" scripts/step-test
 
 # Each operator tool's own tests
 tools-%:
