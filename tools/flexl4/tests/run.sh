@@ -533,6 +533,37 @@ rc=$?
 l4steer: 'ethtool -N eth9 flow-type ip4 l4proto 47 l4data 0x0 m 0xfffffffe action 0 loc 0' failed (Operation not supported): the driver's reason is in dmesg (docs/operator-guide.md, \"Kernel messages\"); undoing what was installed" ]
 ok "l4steer: a rule the driver refuses: ethtool's error, where to read why, nothing left" $? "exit $rc: $(cat "$T/err")"
 
+# 'ethtool -n' is the truth, not ethtool's exit status: Debian 12's ethtool 6.1 prints the kernel's
+# refusal and exits 0 (review F1). Each rule is read back; one the kernel does not list fails.
+: >"$FAKE_ETHTOOL_LOG"
+rm -f "$FAKE_ETHTOOL_IDS"; : >"$FAKE_ETHTOOL_RULES"
+FAKE_ETHTOOL_FAIL=1 FAKE_ETHTOOL_FAIL_EXIT=0 FAKE_ETHTOOL_ERR="Operation not supported" \
+	FAKE_ETHTOOL_K="$DATA/ethtool-k-on" steer buckets eth9 -p 6 -f dport --buckets 2 -4
+rc=$?
+[ $rc -eq 1 ] && [ ! -s "$T/out" ] && [ ! -e "$T/state/eth9.state" ] && [ ! -s "$FAKE_ETHTOOL_RULES" ] &&
+	[ "$(grep -c '^-N' "$FAKE_ETHTOOL_LOG")" -eq 1 ] &&
+	[ "$(cat "$T/err")" = "rmgr: Cannot insert RX class rule: Operation not supported
+l4steer: 'ethtool -N eth9 flow-type ip4 l4proto 6 l4data 0x0 m 0xfffffffe action 0 loc 0' failed (Operation not supported): the driver's reason is in dmesg (docs/operator-guide.md, \"Kernel messages\"); undoing what was installed" ]
+ok "l4steer: a refusal that ethtool exits 0 for (Debian 12): exit 1, the kernel's message, nothing left" $? "exit $rc: $(cat "$T/out" "$T/err")"
+rm -f "$FAKE_ETHTOOL_IDS"; : >"$FAKE_ETHTOOL_LOG"
+FAKE_ETHTOOL_FAIL=3 FAKE_ETHTOOL_FAIL_EXIT=0 FAKE_ETHTOOL_ERR="Operation not supported" \
+	FAKE_ETHTOOL_K="$DATA/ethtool-k-on" steer buckets eth9 -p 6 -f dport --buckets 4 -4
+rc=$?
+[ $rc -eq 1 ] && [ ! -e "$T/state/eth9.state" ] && [ ! -s "$FAKE_ETHTOOL_RULES" ] &&
+	[ "$(grep -c '^-N eth9 flow-type' "$FAKE_ETHTOOL_LOG")" -eq 3 ] &&
+	[ "$(grep '^-N eth9 delete' "$FAKE_ETHTOOL_LOG" | tr '\n' ' ')" = "-N eth9 delete 1 -N eth9 delete 0 " ] &&
+	[ "$(cat "$T/out")" = "rule 0: flow-type ip4 l4proto 6 l4data 0x0 m 0xfffffffc action 0
+rule 1: flow-type ip4 l4proto 6 l4data 0x1 m 0xfffffffc action 1" ] &&
+	[ "$(tail -n1 "$T/err")" = "l4steer: 'ethtool -N eth9 flow-type ip4 l4proto 6 l4data 0x2 m 0xfffffffc action 2 loc 2' failed (Operation not supported): the driver's reason is in dmesg (docs/operator-guide.md, \"Kernel messages\"); undoing what was installed" ]
+ok "l4steer: the third rule refused with exit 0: the two before deleted, exit 1" $? "exit $rc: $(cat "$T/out" "$T/err" "$FAKE_ETHTOOL_LOG")"
+rm -f "$FAKE_ETHTOOL_IDS"
+FAKE_ETHTOOL_DROP=2 FAKE_ETHTOOL_K="$DATA/ethtool-k-on" steer buckets eth9 -p 146 -f dport --buckets 2 -4
+rc=$?
+[ $rc -eq 1 ] && [ ! -e "$T/state/eth9.state" ] && [ ! -s "$FAKE_ETHTOOL_RULES" ] &&
+	[ "$(cat "$T/err")" = "l4steer: 'ethtool -N eth9 flow-type ip4 l4proto 146 l4data 0x1 m 0xfffffffe action 1 loc 1' exited 0, but 'ethtool -n eth9 rule 1' lists no rule there: the driver's reason is in dmesg (docs/operator-guide.md, \"Kernel messages\"); undoing what was installed" ]
+ok "l4steer: a rule missing after a silent exit 0: exit 1, named, the first one deleted" $? "exit $rc: $(cat "$T/err")"
+rm -f "$FAKE_ETHTOOL_IDS"
+
 # -n is not --dry-run: it is refused, and nothing is installed.
 : >"$FAKE_ETHTOOL_LOG"
 FAKE_ETHTOOL_K="$DATA/ethtool-k-on" steer buckets eth9 -p 146 -f dport --buckets 4 -4 -n

@@ -262,6 +262,42 @@ FAKE_ETHTOOL_FAIL=1 "$S" apply >"$T/out" 2>&1; rc=$?
 expect "a rule the driver refuses: the FAILED line carries ethtool's errno text (review F24)" "$T/out" \
 "flexl4-steer: eth9: FAILED l4steer buckets eth9 -p 253 -f dport --buckets 2: '$ETHTOOL -N eth9 flow-type ip4 l4proto 253 l4data 0x0 m 0xfffffffe action 0 loc 0' failed (Invalid argument): the driver's reason is in dmesg (docs/operator-guide.md, \"Kernel messages\"); undoing what was installed"
 rm -f "$T/state/"*.failed
+# 'ethtool -n' is the truth (tools review F1): Debian 12's ethtool 6.1 prints the kernel's refusal
+# and exits 0. Nothing is "applied" that 'ethtool -n' does not list, and status counts its rules.
+: >"$FAKE_RULES"
+FAKE_ETHTOOL_FAIL=1 FAKE_ETHTOOL_FAIL_EXIT=0 FAKE_ETHTOOL_ERR="Operation not supported" "$S" apply >"$T/out" 2>&1; rc=$?
+[ $rc -eq 1 ] && [ ! -s "$FAKE_RULES" ] && [ -z "$(ls "$T/state" | grep "\.state$")" ] &&
+	expect "a refusal that ethtool exits 0 for (Debian 12): FAILED with the kernel's errno text, exit 1" "$T/out" \
+"flexl4-steer: eth9: FAILED l4steer buckets eth9 -p 253 -f dport --buckets 2: '$ETHTOOL -N eth9 flow-type ip4 l4proto 253 l4data 0x0 m 0xfffffffe action 0 loc 0' failed (Operation not supported): the driver's reason is in dmesg (docs/operator-guide.md, \"Kernel messages\"); undoing what was installed" ||
+	fail "a refusal that ethtool exits 0 for" "rc $rc, $(wc -l <"$FAKE_RULES") rules: $(cat "$T/out")"
+"$S" status >"$T/out" 2>&1; rc=$?
+[ $rc -eq 0 ] &&
+	expect "status after that refusal: 0 sets, 0 rules" "$T/out" "eth9: not applied: 0 of 1 sets, 0 rules ('flexl4-steer apply eth9')" ||
+	fail "status after that refusal: exit $rc"
+rm -f "$T/state/"*.failed
+# an l4steer that reports rules 'ethtool -n' does not list (as v4's did with ethtool 6.1)
+printf '%s\n' '#!/bin/sh' "case \" \$* \" in *' --dry-run '*) exec $HERE/../flexl4/l4steer \"\$@\" ;; esac" \
+	'case "$1" in remove) exit 0 ;; esac' \
+	'while [ $# -gt 1 ]; do [ "$1" = --state ] && st=$2; shift; done' \
+	'echo "rule 0 flow-type ip4 l4proto 253 l4data 0x0 m 0xfffffffe action 0" >"$st"' \
+	'echo "rule 1 flow-type ip4 l4proto 253 l4data 0x1 m 0xfffffffe action 1" >>"$st"' >"$T/l4steer-61"
+chmod +x "$T/l4steer-61"
+L4STEER=$T/l4steer-61 "$S" apply >"$T/out" 2>&1; rc=$?
+[ $rc -eq 1 ] && [ -z "$(ls "$T/state" | grep "\.state$")" ] &&
+	expect "l4steer says installed, 'ethtool -n' lists none: FAILED, not applied, exit 1" "$T/out" \
+"flexl4-steer: eth9: FAILED l4steer buckets eth9 -p 253 -f dport --buckets 2: '$ETHTOOL -n eth9' lists 0 of its 2 rules" ||
+	fail "l4steer says installed, none listed" "rc $rc: $(cat "$T/out")"
+rm -f "$T/state/"*.failed
+"$S" apply >/dev/null 2>&1 && : >"$FAKE_RULES" && "$S" status >"$T/out" 2>&1; rc=$?
+[ $rc -eq 0 ] && [ "$(head -n2 "$T/out")" = "eth9: not applied: 0 of 1 sets, 0 rules ('flexl4-steer apply eth9')
+eth9: 1 set(s) recorded as applied, but 'ethtool -n eth9' does not list all their rules (driver reload or firmware reset?): 'flexl4-steer apply eth9' installs them again" ] &&
+	pass "status: rules gone from 'ethtool -n' count 0, the recorded set named" || fail "status after a reset" "rc $rc: $(cat "$T/out")"
+"$S" apply >"$T/out" 2>&1; rc=$?
+[ $rc -eq 0 ] && [ "$(wc -l <"$FAKE_RULES")" -eq 4 ] &&
+	expect "apply after the reset installs them again" "$T/out" \
+"flexl4-steer: eth9: applied l4steer buckets eth9 -p 253 -f dport --buckets 2 (4 rules, again: its rules had gone (driver reload or firmware reset))" ||
+	fail "apply after a reset" "rc $rc: $(cat "$T/out")"
+"$S" remove >/dev/null 2>&1; rm -f "$T/state/eth9.paused"; : >"$FAKE_RULES"
 
 # README steps 4 and 5 in order (review F2): l4steer by hand, then flexl4-steer apply of the same
 # set: the rules are kept, not installed twice
@@ -302,7 +338,7 @@ eth7: absent: in $T/steer.conf, but no such network device" ] &&
 	pass "status: one line per configured port (applied, absent), exit 4" || fail "status with eth7 absent" "rc $rc: $(cat "$T/out")"
 "$S" remove >/dev/null 2>&1; rm -f "$T/state/eth9.paused"
 "$S" status >"$T/out" 2>&1; rc=$?
-[ $rc -eq 4 ] && [ "$(cat "$T/out")" = "eth9: not applied: 0 of 1 sets ('flexl4-steer apply eth9')
+[ $rc -eq 4 ] && [ "$(cat "$T/out")" = "eth9: not applied: 0 of 1 sets, 0 rules ('flexl4-steer apply eth9')
 eth7: absent: in $T/steer.conf, but no such network device" ] &&
 	pass "status with nothing installed: still one line per port (review F27)" || fail "status, nothing installed" "rc $rc: $(cat "$T/out")"
 echo "dev=eth9 proto=253 field=dport buckets=2" >"$T/steer.conf"
