@@ -483,13 +483,28 @@ rc=$?
 	[ "$(wc -l <"$T/out")" -eq 5 ]
 ok "l4steer: dry run without ethtool still prints the plan" $? "exit $rc: $(cat "$T/err")"
 
-# -b 1024 in both families is 2048 rules (it used to stop at 1024).
-FAKE_ETHTOOL_K="$DATA/ethtool-k-on" steer buckets eth9 -p 146 -f dport --buckets 1024 --dry-run
+# mlx5 has locations 0-1023: --buckets 1024 fits in one family; a plan past 1023 is refused up front.
+FAKE_ETHTOOL_K="$DATA/ethtool-k-on" steer buckets eth9 -p 146 -f dport --buckets 1024 -6 --dry-run
 rc=$?
-[ "$rc" -eq 0 ] && [ "$(grep -c ' flow-type ip4 ' "$T/out")" -eq 1024 ] &&
-	[ "$(grep -c ' flow-type ip6 ' "$T/out")" -eq 1024 ] &&
-	grep -q 'ip6 l4proto 146 l4data 0x3ff m 0xfffffc00 action 1023 loc 2047$' "$T/out"
-ok "l4steer: --buckets 1024 without -4/-6 gives 1024 rules per family" $? "exit $rc: $(head -2 "$T/err")"
+[ "$rc" -eq 0 ] && [ "$(grep -c ' flow-type ip6 ' "$T/out")" -eq 1024 ] &&
+	grep -q 'ip6 l4proto 146 l4data 0x3ff m 0xfffffc00 action 1023 loc 1023$' "$T/out"
+ok "l4steer: --buckets 1024 -6 gives 1024 rules, the last at location 1023" $? "exit $rc: $(head -2 "$T/err")"
+: >"$FAKE_ETHTOOL_LOG"
+bad "l4steer: --buckets 1024 in both families (2048 rules) refused" \
+	env PATH="$FPATH" "$L" buckets eth9 -p 146 -f dport --buckets 1024
+[ "$(cat "$T/err")" = "l4steer: the 2048 rules from location 0 would end at 2047, past mlx5's last location 1023: plan fewer rules (-4 or -6, fewer buckets) or a lower --loc (l4steer --help)" ] &&
+	[ ! -s "$FAKE_ETHTOOL_LOG" ]
+ok "l4steer: a plan past location 1023: the line says why and what to do, no ethtool run" $? "$(cat "$T/err")"
+bad "l4steer: --buckets 16 --loc 1000 (rules 1000-1031) refused" \
+	env PATH="$FPATH" "$L" buckets eth9 -p 253 -f dport --buckets 16 --loc 1000
+[ "$(cat "$T/err")" = "l4steer: the 32 rules from location 1000 would end at 1031, past mlx5's last location 1023: plan fewer rules (-4 or -6, fewer buckets) or a lower --loc (l4steer --help)" ]
+ok "l4steer: --loc 1000 with 32 rules: refused naming location 1031" $? "$(cat "$T/err")"
+bad "l4steer: --loc 1024 refused" "$L" buckets eth9 -p 146 -f dport --buckets 2 --loc 1024
+[ "$(cat "$T/err")" = "l4steer: bad --loc '1024': want a location 0-1023 (mlx5 has 1024) (l4steer --help)" ]
+ok "l4steer: --loc 1024: the line names 0-1023" $? "$(cat "$T/err")"
+FAKE_ETHTOOL_K="$DATA/ethtool-k-on" steer buckets eth9 -p 146 -f dport --buckets 4 -4 --loc 1020 --dry-run
+[ $? -eq 0 ] && [ "$(tail -n1 "$T/out")" = "ethtool -N eth9 flow-type ip4 l4proto 146 l4data 0x3 m 0xfffffffc action 3 loc 1023" ]
+ok "l4steer: --loc 1020 with 4 rules ends at 1023: planned" $? "$(cat "$T/out" "$T/err")"
 
 # Adjacent ranges to the same queue are merged first; a single port is P.
 steer_rules()

@@ -79,6 +79,16 @@ FLEXL4_STEER_CONF=$T/one.conf "$S" check >"$T/out" 2>/dev/null
 [ $? -eq 4 ] && grep -q '^l4steer range eth9 -p 253 -f dport --map 5000:1 --map 6000-6001:2$' "$T/out" &&
 	pass "ranges=5000:1: a single port is accepted (review F26)" || fail "single port" "$(cat "$T/out")"
 refused "bad family" "dev=eth9 proto=253 field=dport buckets=2 family=5" "bad family"
+# mlx5 has locations 0-1023: the sets of a port, one after the other, must fit there
+printf 'dev=eth9 proto=253 field=dport buckets=256\ndev=eth9 proto=132 field=dport buckets=256 family=4\ndev=eth9 proto=17 field=dport buckets=256\n' >"$T/bad.conf"
+FLEXL4_STEER_CONF=$T/bad.conf "$S" check >"$T/out" 2>"$T/err"; rc=$?
+[ $rc -eq 2 ] && [ ! -s "$T/out" ] && [ "$(cat "$T/err")" = "flexl4-steer: $T/bad.conf:3: l4steer refuses it: the 512 rules from location 768 would end at 1279, past mlx5's last location 1023: plan fewer rules (-4 or -6, fewer buckets) or a lower --loc" ] &&
+	pass "config refused: a set whose rules would pass location 1023 after the sets before it" ||
+	fail "a set past location 1023" "rc $rc: $(cat "$T/err")"
+printf 'dev=eth9 proto=253 field=dport buckets=512\ndev=eth9 proto=132 field=dport buckets=2\n' >"$T/bad.conf"
+FLEXL4_STEER_CONF=$T/bad.conf "$S" check >"$T/out" 2>"$T/err"; rc=$?
+[ $rc -eq 2 ] && [ "$(cat "$T/err")" = "flexl4-steer: $T/bad.conf:2: the lines before take eth9's locations 0-1023: none is left for this one (mlx5 has 0-1023)" ] &&
+	pass "config refused: no location left after 1024 rules" || fail "no location left" "rc $rc: $(cat "$T/err")"
 FLEXL4_STEER_CONF=$T/none "$S" apply >/dev/null 2>&1
 [ $? -eq 2 ] && pass "no config: exit 2" || fail "no config: exit 2"
 
