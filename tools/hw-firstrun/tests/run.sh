@@ -21,7 +21,7 @@ has() {	# NAME FILE PATTERN...: FILE has a line matching each (grep -E)
 hasnt() { # NAME FILE PATTERN: no line of FILE matches
 	if grep -Eq -- "$3" "$2"; then fail "$1" "$(grep -E -- "$3" "$2" | head -n 3)"; else pass "$1"; fi
 }
-CMDS="ethtool devlink mstconfig modinfo pidof dmesg ssh python3 lsinitramfs"
+CMDS="ethtool devlink mstconfig modinfo pidof dmesg ssh python3 lsinitramfs id"
 mkdir -p "$T/tools"
 for c in l4steer rxq-delta; do ln -s "$HERE/tests/fake" "$T/tools/$c"; done
 export TOOLS=$T/tools SENDER_TOOLS=/root/flexl4 REAL_TOOLS=$HERE/../flexl4
@@ -29,7 +29,7 @@ mkdir -p "$T/sys/module/mlx5_core"	# the loaded module: the one modinfo finds, o
 echo 0123456789ABCDEF0123456 >"$T/sys/module/mlx5_core/srcversion"
 echo OE >"$T/sys/module/mlx5_core/taint"
 echo flexl4-6.12.118.a14a7dc4 >"$T/sys/module/mlx5_core/version"
-mkdir -p "$T/sys/devices/system/cpu" "$T/mods"
+mkdir -p "$T/sys/devices/system/cpu" "$T/mods" "$T/sys/class/net/ens1f1np1"
 echo 0-31 >"$T/sys/devices/system/cpu/online"
 export FIRSTRUN_SYS=$T/sys FLEXL4_LOADED_MODULES=$T/mods
 PATH0=$PATH
@@ -198,7 +198,7 @@ echo 'print(1)' >"$FAKE/k/tools/testing/selftests/drivers/net/hw/ntuple.py"
 	pass "pack-selftest refuses a tree without the series" || fail "pack-selftest refusal" "rc $rc"
 
 scenario 11	# nothing loaded, nothing installed, a tarball that is not there (review F19)
-mkdir -p "$FAKE/sys"; : >"$FAKE/modinfo-filename"; grep -v '^srcversion' "$HERE/tests/data/modinfo" >"$FAKE/modinfo"
+mkdir -p "$FAKE/sys/class/net/ens1f1np1"; : >"$FAKE/modinfo-filename"; grep -v '^srcversion' "$HERE/tests/data/modinfo" >"$FAKE/modinfo"
 FIRSTRUN_SYS=$FAKE/sys firstrun --report "$T/r11.txt" --tree "$T/missing.tar.gz"; rc=$?
 [ $rc -eq 1 ] && pass "nothing loaded or installed: exit 1" || fail "nothing loaded: exit $rc"
 has "nothing loaded or installed: one FAIL each, no empty name, the tarball named once" "$T/r11.txt" \
@@ -236,6 +236,30 @@ rm -r "$T/mods/$(uname -r)"
 "$HERE/firstrun" -i x >/dev/null 2>"$T/err"; rc=$?
 [ $rc -eq 2 ] && [ "$(cat "$T/err")" = "firstrun: missing -R/--remote SSH (the sender's ssh login) (firstrun --help)" ] &&
 	pass "missing options: one line, exit 2" || fail "usage: exit $rc" "$(cat "$T/err")"
+# Refused up front, one line each, before any check runs and before the report is written
+# (operator review v4, finding 5)
+scenario 20
+cd "$FAKE" || exit 1
+for c in "-d 192.0.2.999|bad -d/--dst '192.0.2.999': want this port's IPv4 address, e.g. 192.0.2.2 (firstrun --help)|2" \
+	 "-d ens1f1np1|bad -d/--dst 'ens1f1np1': want this port's IPv4 address, e.g. 192.0.2.2 (firstrun --help)|2" \
+	 "-s 192.0.2|bad -s/--src '192.0.2': want the sender's IPv4 address, e.g. 192.0.2.1 (firstrun --help)|2" \
+	 "-i ens9|no such network device 'ens9' (-i/--dev)|1" \
+	 "--report /nonexistent/r.txt|cannot write the report '/nonexistent/r.txt' (--report FILE)|1"; do
+	args=${c%%|*} want=${c#*|} want=${want%|*} code=${c##*|}
+	: >"$FAKE/log"
+	# shellcheck disable=SC2086
+	firstrun $args; rc=$?
+	[ $rc -eq "$code" ] && [ "$(cat "$FAKE/stdout")" = "firstrun: $want" ] &&
+		[ -z "$(ls "$FAKE" | grep '^firstrun-')" ] && ! grep -qv '^id \|^modinfo -F version ' "$FAKE/log" &&
+		pass "$args: one line, exit $code, no report, no check run" ||
+		fail "$args: exit $rc" "$(cat "$FAKE/stdout"; ls "$FAKE"; cat "$FAKE/log")"
+done
+: >"$FAKE/log"
+FAKE_UID=1000 firstrun; rc=$?
+[ $rc -eq 1 ] && [ "$(cat "$FAKE/stdout")" = "firstrun: it installs rules, pins IRQs and reads the firmware: run it as root" ] &&
+	[ -z "$(ls "$FAKE" | grep '^firstrun-')" ] && [ "$(cat "$FAKE/log")" = "id -u" ] &&
+	pass "not root: one line, exit 1, no report, nothing run" || fail "not root: exit $rc" "$(cat "$FAKE/stdout" "$FAKE/log")"
+cd "$T" || exit 1
 "$HERE/firstrun" -h >"$T/out" 2>"$T/err"; rc=$?
 [ $rc -eq 0 ] && [ ! -s "$T/err" ] && grep -q '^        --tree TREE' "$T/out" && grep -q '^    buckets ' "$T/out" &&
 	grep -q 'FIRSTRUN_DEBUGFS' "$T/out" && [ "$(tail -n1 "$T/out")" = '             --tree flexl4-selftest.tar.gz' ] && pass "-h: options, verdicts and environment, exit 0 (review F23)" ||
