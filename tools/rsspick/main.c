@@ -38,7 +38,11 @@ static const char help_text[] =
 "    UDP (VXLAN, PSP, QUIC, Homa) the sender picks the source port.\n"
 "    rsspick lists the source ports whose packets the receiver steers to\n"
 "    queue Q.  Addresses and ports are those of the packet as the\n"
-"    receiver sees it: --src is the sender, --dst the receiver.\n"
+"    receiver sees it: --src is the sender, --dst the receiver.  An input\n"
+"    transformation the receiver reports (--dev, --ethtool-x) is hashed\n"
+"    as it does: symmetric-xor (src ^ dst in place of each address and\n"
+"    port) or symmetric-or-xor (src | dst in place of the source ones,\n"
+"    src ^ dst of the destination ones).\n"
 "\n"
 "    Toeplitz is linear over GF(2), so the ports are found by solving a\n"
 "    16-variable linear system (power-of-two tables) or by enumerating\n"
@@ -115,8 +119,8 @@ static const char help_text[] =
 "    models it.  With --dev or --ethtool-x, rsspick refuses to answer\n"
 "    (unless --force) when:\n"
 "      - the hash function is not toeplitz  (ethtool -X DEV hfunc toeplitz)\n"
-"      - an input transformation such as symmetric-xor is on\n"
-"                                          (ethtool -X DEV xfrm none)\n"
+"      - an input transformation other than symmetric-xor or\n"
+"        symmetric-or-xor is on, or both (ethtool -X DEV xfrm none)\n"
 "      - rx-flow-hash udp4/udp6 is not exactly sdfn\n"
 "                              (ethtool -N DEV rx-flow-hash udp4 sdfn)\n"
 "    and warns about what it could not read and assumes: ethtool -x\n"
@@ -509,17 +513,29 @@ static void json_head(const struct opts *o, const struct rsspick_tuple *t,
 	       c->source, o->context, c->key_len, c->indir_size);
 }
 
+/*
+ * The input transformation the hash and the solver take: symmetric-xor or
+ * symmetric-or-xor as the receiver reports it; anything else passed only
+ * with --force, as none (the warning says so).
+ */
+static uint8_t conf_xfrm(const struct rss_conf *c)
+{
+	return c->input_xfrm == RSSPICK_XFRM_SYM_XOR ||
+	       c->input_xfrm == RSSPICK_XFRM_SYM_OR_XOR ? c->input_xfrm : 0;
+}
+
 static int do_hash(const struct opts *o, const struct rsspick_tuple *t,
 		   const struct rss_conf *c)
 {
 	struct rsspick_rss rss = {
 		.key = c->key, .key_len = c->key_len,
 		.indir = c->indir, .indir_size = c->indir_size,
+		.input_xfrm = conf_xfrm(c),
 	};
 	uint32_t h, idx;
 	int err;
 
-	err = rsspick_hash(c->key, c->key_len, t, !o->no_ports, &h);
+	err = rsspick_flow_hash(&rss, t, !o->no_ports, &h);
 	if (err)
 		return die(1, "%s (key is %zu bytes)", rsspick_strerror(err),
 			   c->key_len);
@@ -578,6 +594,7 @@ static int do_pick(const struct opts *o, const struct rsspick_tuple *t,
 	struct rsspick_rss rss = {
 		.key = c->key, .key_len = c->key_len,
 		.indir = c->indir, .indir_size = c->indir_size,
+		.input_xfrm = conf_xfrm(c),
 	};
 	struct rsspick_set_info info;
 	struct rsspick_set *set;

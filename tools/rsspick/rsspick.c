@@ -57,16 +57,20 @@ const char *rsspick_strerror(int err)
 	return err_str[err];
 }
 
-/* The kernel's view: Toeplitz, no input transformation, @l4: ports too */
+/* The kernel's view: Toeplitz, @rss's input transformation, @l4: ports too */
 static struct toeplitz_rss krss(const struct rsspick_rss *rss, bool l4)
 {
 	return (struct toeplitz_rss){
 		.key = rss->key, .key_size = rss->key_len,
 		.indir = rss->indir, .indir_size = rss->indir_size,
-		.hfunc = ETH_RSS_HASH_TOP,
+		.hfunc = ETH_RSS_HASH_TOP, .input_xfrm = rss->input_xfrm,
 		.fields = TOEPLITZ_ADDRS | (l4 ? TOEPLITZ_PORTS : 0),
 	};
 }
+
+_Static_assert(RSSPICK_XFRM_SYM_XOR == RXH_XFRM_SYM_XOR &&
+	       RSSPICK_XFRM_SYM_OR_XOR == RXH_XFRM_SYM_OR_XOR,
+	       "rsspick's input transformations are the UAPI's");
 
 static struct toeplitz_flow kflow(const struct rsspick_tuple *t)
 {
@@ -95,29 +99,43 @@ static int addr_len(int family)
 	return -RSSPICK_EFAMILY;
 }
 
+static bool xfrm_ok(uint8_t xfrm)
+{
+	return !xfrm || xfrm == RSSPICK_XFRM_SYM_XOR ||
+	       xfrm == RSSPICK_XFRM_SYM_OR_XOR;
+}
+
+int rsspick_flow_hash(const struct rsspick_rss *rss,
+		      const struct rsspick_tuple *t, bool l4, uint32_t *hash)
+{
+	struct toeplitz_rss r;
+	struct toeplitz_flow f;
+
+	if (!rss || !rss->key || !t || !hash || !xfrm_ok(rss->input_xfrm))
+		return -RSSPICK_EINVAL;
+	if (addr_len(t->family) < 0)
+		return -RSSPICK_EFAMILY;
+	if (rss->key_len > RSSPICK_MAX_KEY)
+		return -RSSPICK_EKEYLEN;
+	r = krss(rss, l4);
+	f = kflow(t);
+	return kerr(toeplitz_flow_hash(&r, &f, cpu_to_be16(t->sport), hash,
+				       NULL));
+}
+
 int rsspick_hash(const uint8_t *key, size_t key_len,
 		 const struct rsspick_tuple *t, bool l4, uint32_t *hash)
 {
 	struct rsspick_rss rss = { .key = key, .key_len = key_len };
-	struct toeplitz_rss r = krss(&rss, l4);
-	struct toeplitz_flow f;
 
-	if (!key || !t || !hash)
-		return -RSSPICK_EINVAL;
-	if (addr_len(t->family) < 0)
-		return -RSSPICK_EFAMILY;
-	if (key_len > RSSPICK_MAX_KEY)
-		return -RSSPICK_EKEYLEN;
-	f = kflow(t);
-	return kerr(toeplitz_flow_hash(&r, &f, cpu_to_be16(t->sport), hash,
-				       NULL));
+	return rsspick_flow_hash(&rss, t, l4, hash);
 }
 
 int rsspick_check(const struct rsspick_rss *rss, int family)
 {
 	int alen;
 
-	if (!rss || !rss->key)
+	if (!rss || !rss->key || !xfrm_ok(rss->input_xfrm))
 		return -RSSPICK_EINVAL;
 	alen = addr_len(family);
 	if (alen < 0)
@@ -143,7 +161,7 @@ int rsspick_queue(const struct rsspick_rss *rss,
 	err = rsspick_check(rss, t->family);
 	if (err)
 		return err;
-	err = rsspick_hash(rss->key, rss->key_len, t, true, &h);
+	err = rsspick_flow_hash(rss, t, true, &h);
 	if (err)
 		return err;
 	if (hash)
@@ -362,6 +380,8 @@ int rsspick_plan_new(const struct rsspick_rss *rss, int family,
 		return -RSSPICK_EINVAL;
 	*out = NULL;
 	err = check_query(rss, &t0, queue);
+	if (!err && rss->input_xfrm == RSSPICK_XFRM_SYM_OR_XOR)
+		err = -RSSPICK_EINVAL;	/* the port bits' flips depend on dport */
 	if (!err)
 		err = port_model(rss, &t0, &h0, col);
 	if (err)
@@ -676,7 +696,7 @@ int rsspick_brute(const struct rsspick_rss *rss,
 	ft = *t;
 	for (p = 0; p < RSSPICK_NPORTS; p++) {
 		ft.sport = p;
-		err = rsspick_hash(rss->key, rss->key_len, &ft, true, &h);
+		err = rsspick_flow_hash(rss, &ft, true, &h);
 		if (err)
 			return err;
 		if (rss->indir[h % rss->indir_size] == queue) {

@@ -51,7 +51,18 @@ struct rsspick_rss {
 	size_t key_len;
 	const uint32_t *indir;
 	uint32_t indir_size;
+	uint8_t input_xfrm;	/* 0 or one RSSPICK_XFRM_*: the input transformation */
 };
+
+/*
+ * Input transformations, UAPI <linux/ethtool.h>'s RXH_XFRM_SYM_*: each
+ * source field of the hash input (address, port) becomes src ^ dst
+ * (symmetric-xor) or src | dst (symmetric-or-xor), each destination field
+ * src ^ dst.  The hash and the solver take either; both at once, or
+ * another bit, is RSSPICK_EINVAL.
+ */
+#define RSSPICK_XFRM_SYM_XOR	(1U << 0)
+#define RSSPICK_XFRM_SYM_OR_XOR	(1U << 1)
 
 /*
  * The series' toeplitz_hash() (net/core/toeplitz.c, built into the
@@ -63,6 +74,10 @@ uint32_t toeplitz_hash(const uint8_t *key, uint32_t key_size,
 /* Hash of the 2-tuple (@l4 false) or 4-tuple (@l4 true): toeplitz_flow_hash(). */
 int rsspick_hash(const uint8_t *key, size_t key_len,
 		 const struct rsspick_tuple *t, bool l4, uint32_t *hash);
+
+/* As rsspick_hash(), with @rss's key and input transformation. */
+int rsspick_flow_hash(const struct rsspick_rss *rss,
+		      const struct rsspick_tuple *t, bool l4, uint32_t *hash);
 
 /* 4-tuple hash and the queue it selects.  @hash may be NULL. */
 int rsspick_queue(const struct rsspick_rss *rss,
@@ -124,6 +139,9 @@ void rsspick_set_bitmap(const struct rsspick_set *set,
  * (mod 2^a) that holds most of the queue's slots, an expected
  * S / 2^a / (those slots) steps of one XOR each.
  * rsspick_plan_new() copies the key and table; errors as rsspick_solve().
+ * With symmetric-or-xor what a source port bit flips depends on the
+ * flow's destination port, so no plan serves all flows: RSSPICK_EINVAL
+ * (rsspick_solve() takes it).
  */
 struct rsspick_plan;
 int rsspick_plan_new(const struct rsspick_rss *rss, int family,

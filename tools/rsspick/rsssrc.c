@@ -259,6 +259,25 @@ static int parse_onoff(const char *l, char *name, size_t nlen, bool *on)
 
 static const char *const hfunc_names[] = { "toeplitz", "xor", "crc32" };
 
+/* The name of @c's input transformation: its bits' names joined by "+" */
+static void xfrm_names(struct rss_conf *c)
+{
+	static const char *const names[] = { "symmetric-xor", "symmetric-or-xor" };
+	uint32_t x = c->input_xfrm, known = RSSPICK_XFRM_SYM_XOR | RSSPICK_XFRM_SYM_OR_XOR;
+	size_t n = 0;
+	int i;
+
+	c->xfrm_name[0] = '\0';
+	for (i = 0; i < 3; i++) {
+		if (i < 2 ? !(x & 1U << i) : !(x & ~known))
+			continue;
+		n += snprintf(c->xfrm_name + n, sizeof(c->xfrm_name) - n, "%s%s",
+			      n ? "+" : "", i < 2 ? names[i] : "unknown");
+		if (n >= sizeof(c->xfrm_name))
+			break;
+	}
+}
+
 int rss_parse_ethtool_x(const char *text, struct rss_conf *c,
 			char *err, size_t errlen)
 {
@@ -427,11 +446,11 @@ int rss_parse_ethtool_x(const char *text, struct rss_conf *c,
 			}
 			if (parse_onoff(line, name, sizeof(name), &on))
 				goto bad_line;
-			if (on) {
-				c->input_xfrm = 1;
-				snprintf(c->xfrm_name, sizeof(c->xfrm_name),
-					 "%s", name);
-			}
+			if (on)
+				c->input_xfrm |= !strcmp(name, "symmetric-xor") ?
+						 RSSPICK_XFRM_SYM_XOR :
+						 !strcmp(name, "symmetric-or-xor") ?
+						 RSSPICK_XFRM_SYM_OR_XOR : 1U << 31;
 			break;
 		case EX_NONE:
 		case EX_OTHER:
@@ -446,6 +465,7 @@ int rss_parse_ethtool_x(const char *text, struct rss_conf *c,
 	}
 	if (saw_any_hfunc && !c->hfunc)
 		snprintf(c->hfunc_name, sizeof(c->hfunc_name), "none");
+	xfrm_names(c);
 	for (uint32_t i = 0; c->rings && i < c->indir_size; i++) {
 		if (c->indir[i] >= c->rings) {
 			uint32_t q = c->indir[i], rings = c->rings;
@@ -487,10 +507,7 @@ static int conf_fill(struct rss_conf *c, const void *indir, uint32_t n,
 	if (!c->hfunc_name[0] && c->hfunc_known)
 		snprintf(c->hfunc_name, sizeof(c->hfunc_name),
 			 c->hfunc ? "unknown (0x%x)" : "none", c->hfunc);
-	if (c->input_xfrm)
-		snprintf(c->xfrm_name, sizeof(c->xfrm_name), "%s",
-			 c->input_xfrm & 1 ? "symmetric-xor" :
-			 c->input_xfrm & 2 ? "symmetric-or-xor" : "unknown");
+	xfrm_names(c);
 	return 0;
 }
 
@@ -643,9 +660,11 @@ int rss_check_conf(const struct rss_conf *c, const char *dev, int family,
 			    "%s: RSS hash function is %s, not toeplitz (ethtool -X %s hfunc toeplitz)",
 			    d, c->hfunc_name[0] ? c->hfunc_name : "unknown",
 			    d);
-	if (c->xfrm_known && c->input_xfrm)
+	if (c->xfrm_known && c->input_xfrm &&
+	    c->input_xfrm != RSSPICK_XFRM_SYM_XOR &&
+	    c->input_xfrm != RSSPICK_XFRM_SYM_OR_XOR)
 		return fail(err, errlen,
-			    "%s: RSS input transformation %s is on; ports are not hashed as sent (ethtool -X %s xfrm none)",
+			    "%s: RSS input transformation %s is on; rsspick models none, symmetric-xor or symmetric-or-xor (ethtool -X %s xfrm none)",
 			    d, c->xfrm_name[0] ? c->xfrm_name : "unknown", d);
 	if (c->fields_known && c->fields != RSS_RXH_SDFN)
 		return fail(err, errlen,

@@ -31,8 +31,8 @@ struct rss_conf {
 	uint32_t hfunc;			/* bit i: ethtool -x's i-th function */
 	char hfunc_name[32];		/* active function, for messages */
 	bool xfrm_known;
-	uint32_t input_xfrm;		/* nonzero: some transformation on */
-	char xfrm_name[32];
+	uint32_t input_xfrm;		/* RSSPICK_XFRM_* bits; others: unknown */
+	char xfrm_name[48];
 	bool fields_known;
 	uint32_t fields;		/* RXH_* of udp4 or udp6 */
 	char source[16];		/* "ioctl", "ethtool -x" */

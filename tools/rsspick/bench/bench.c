@@ -293,7 +293,7 @@ static void setup(int c, struct rsspick_rss *rss, struct rsspick_tuple *t)
 	for (i = 0; i < cf->size; i++)
 		indir[i] = cf->random_table ? rnd() % cf->nq : i % cf->nq;
 	indir[0] = 1;	/* the queue asked for */
-	*rss = (struct rsspick_rss){ key40, 40, indir, cf->size };
+	*rss = (struct rsspick_rss){ .key = key40, .key_len = 40, .indir = indir, .indir_size = cf->size };
 	*t = (struct rsspick_tuple){ .family = cf->family, .dport = 4789 };
 	memset(t->daddr, 0x20, 16);
 }

@@ -219,7 +219,7 @@ static void test_msft_vectors(void)
 static void test_lib_errors(void)
 {
 	uint32_t indir[4] = { 0, 1, 2, 3 }, h, q;
-	struct rsspick_rss rss = { msft_key, 40, indir, 4 };
+	struct rsspick_rss rss = { .key = msft_key, .key_len = 40, .indir = indir, .indir_size = 4 };
 	uint64_t bm[RSSPICK_BITMAP_WORDS];
 	struct rsspick_tuple t4, t6;
 	struct rsspick_set *set = (void *)1;
@@ -547,7 +547,7 @@ static void test_random(void)
 		for (i = 0; i < size; i++)
 			indir[i] = c % 3 ? (uint32_t)(rnd() % nq) : i % nq;
 		q = indir[rnd() % size];
-		rss = (struct rsspick_rss){ key, klen, indir, size };
+		rss = (struct rsspick_rss){ .key = key, .key_len = klen, .indir = indir, .indir_size = size };
 
 		e = rsspick_brute(&rss, &t, q, ref, &ref_count);
 		if (e) {
@@ -704,7 +704,7 @@ static void test_ethtool_x(void)
 	} cases[] = {
 		{ "hfunc-xor.txt", NULL, "hash function is xor, not toeplitz" },
 		{ "hfunc-crc32.txt", NULL, "hash function is crc32, not toeplitz" },
-		{ "xfrm-symxor.txt", NULL, "input transformation symmetric-xor is on" },
+		{ "xfrm-both.txt", NULL, "input transformation symmetric-xor+symmetric-or-xor is on; rsspick models none, symmetric-xor or symmetric-or-xor" },
 		{ "malformed-gap.txt", "starts at slot 24, expected 16", NULL },
 		{ "malformed-entry.txt", "malformed ethtool -x output at line 2", NULL },
 		{ "malformed-key.txt", "unexpected 'z'", NULL },
@@ -723,6 +723,21 @@ static void test_ethtool_x(void)
 	      !rss_check_conf(&c, "eth0", AF_INET, err, sizeof(err), warn,
 			      sizeof(warn)),
 	      "ethtool -x toeplitz-128.txt: 128 slots, 40-byte key, toeplitz, no xfrm");
+	if (!r)
+		rss_conf_free(&c);
+
+	r = ethtool_conf("xfrm-symxor.txt", &c, err, sizeof(err));
+	check(!r && c.xfrm_known && c.input_xfrm == RSSPICK_XFRM_SYM_XOR &&
+	      !strcmp(c.xfrm_name, "symmetric-xor") &&
+	      !rss_check_conf(&c, "eth0", AF_INET, err, sizeof(err), warn, sizeof(warn)),
+	      "ethtool -x xfrm-symxor.txt: symmetric-xor, taken");
+	if (!r)
+		rss_conf_free(&c);
+	r = ethtool_conf("xfrm-symorxor.txt", &c, err, sizeof(err));
+	check(!r && c.xfrm_known && c.input_xfrm == RSSPICK_XFRM_SYM_OR_XOR &&
+	      !strcmp(c.xfrm_name, "symmetric-or-xor") &&
+	      !rss_check_conf(&c, "eth0", AF_INET, err, sizeof(err), warn, sizeof(warn)),
+	      "ethtool -x xfrm-symorxor.txt: symmetric-or-xor, taken");
 	if (!r)
 		rss_conf_free(&c);
 
@@ -1018,6 +1033,140 @@ static void test_cli_vectors(void)
 	}
 }
 
+/*
+ * Each port printed (one per line, ascending) lands on @q of @indir by the
+ * suite's own Toeplitz with input transformation @xfrm; returns the count.
+ */
+static int ref_ports(const char *out, const uint32_t win[REF_MAX_BITS],
+		     struct rsspick_tuple t, const uint32_t *indir,
+		     uint32_t size, uint32_t q, unsigned int xfrm)
+{
+	const char *p = out;
+	long prev = -1;
+	int n = 0;
+
+	while (*p) {
+		char *end;
+		long v = strtol(p, &end, 10);
+
+		if (end == p || *end != '\n' || v <= prev || v > 65535)
+			return -1;
+		t.sport = v;
+		if (indir[ref_flow_hash(win, &t, true, xfrm) % size] != q)
+			return -1;
+		prev = v;
+		n++;
+		p = end + 1;
+	}
+	return n;
+}
+
+/*
+ * Symmetric input transformations, as the receiver reports them in
+ * recorded 'ethtool -x' text (table 'equal 8' of 128 slots, the Microsoft
+ * key): the ports rsspick prints are exactly those the suite's own
+ * Toeplitz, transformation applied, sends to the queue; --hash gives the
+ * same hash both ways of a flow, the suite's; both at once are refused.
+ */
+static void test_cli_xfrm(void)
+{
+	static const struct {
+		const char *file, *name;
+		unsigned int xfrm;
+	} x[] = {
+		{ "xfrm-symxor.txt", "symmetric-xor", REF_XOR },
+		{ "xfrm-symorxor.txt", "symmetric-or-xor", REF_OR_XOR },
+	};
+	static struct run r, rr;
+	static char want[262144], wh[64];
+	uint32_t win[REF_MAX_BITS], indir[128], q, p, h;
+	struct rsspick_rss rss = { .key = msft_key, .key_len = 40, .indir = indir, .indir_size = 128 };
+	struct rsspick_set *s1, *s2;
+	struct rsspick_plan *plan;
+	uint64_t b1[RSSPICK_BITMAP_WORDS], b2[RSSPICK_BITMAP_WORDS];
+	char path[1024], qs[12], dp[8], sp[8], warn[160];
+	size_t i, v, n, cnt;
+
+	ref_windows(msft_key, sizeof(msft_key), win);
+	for (i = 0; i < 128; i++)
+		indir[i] = i % 8;
+	for (i = 0; i < sizeof(x) / sizeof(x[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", datadir, x[i].file);
+		for (v = 0; v < sizeof(msft) / sizeof(msft[0]); v += 5) {
+			const struct msft_vec *m = &msft[v];
+			const char *fam = strchr(m->src, ':') ? "udp6" : "udp4";
+			struct rsspick_tuple t;
+
+			make_tuple(&t, m->src, m->dst, m->sport, m->dport);
+			snprintf(warn, sizeof(warn),
+				 "rsspick: warning: eth0: ethtool -x does not show rx-flow-hash; assuming %s sdfn (check: ethtool -n eth0 rx-flow-hash %s)\n",
+				 fam, fam);
+			q = indir[ref_flow_hash(win, &t, true, x[i].xfrm) % 128];
+			for (p = 1, n = 0, cnt = 0; p <= 65535; p++) {
+				t.sport = p;
+				if (indir[ref_flow_hash(win, &t, true, x[i].xfrm) % 128] != q)
+					continue;
+				n += snprintf(want + n, sizeof(want) - n, "%u\n", p);
+				cnt++;
+			}
+			snprintf(qs, sizeof(qs), "%u", q);
+			snprintf(dp, sizeof(dp), "%u", m->dport);
+			snprintf(sp, sizeof(sp), "%u", m->sport);
+			run_cli(&r, NULL, "--ethtool-x", path, "-s", m->src, "-d", m->dst,
+				"-D", dp, "-q", qs, "--range", "1-65535", NULL);
+			check(r.status == 0 && !strcmp(r.out, want) && !strcmp(r.err, warn),
+			      "cli, %s, flow %s -> %s dport %u, queue %u: the %zu ports the suite's Toeplitz sends there",
+			      x[i].name, m->src, m->dst, m->dport, q, cnt);
+
+			t.sport = m->sport;
+			h = ref_flow_hash(win, &t, true, x[i].xfrm);
+			snprintf(wh, sizeof(wh), "hash 0x%08x index %u queue %u\n",
+				 h, h % 128, indir[h % 128]);
+			run_cli(&r, NULL, "--hash", "--ethtool-x", path, "-s", m->src,
+				"-d", m->dst, "-S", sp, "-D", dp, NULL);
+			run_cli(&rr, NULL, "--hash", "--ethtool-x", path, "-s", m->dst,
+				"-d", m->src, "-S", dp, "-D", sp, NULL);
+			check(r.status == 0 && rr.status == 0 && !strcmp(r.out, wh) &&
+			      !strcmp(rr.out, wh),
+			      "cli --hash, %s, flow %s sport %u <-> %s dport %u: the same hash both ways, the suite's: %.*s",
+			      x[i].name, m->src, m->sport, m->dst, m->dport,
+			      (int)strcspn(wh, "\n"), wh);
+
+			/* the library's plan: symmetric-xor answers as the solver does */
+			rss.input_xfrm = x[i].xfrm;
+			t.sport = 0;
+			s1 = s2 = NULL;
+			if (x[i].xfrm == REF_OR_XOR) {
+				check(rsspick_plan_new(&rss, t.family, q, &plan) == -RSSPICK_EINVAL,
+				      "plan, %s, %s: EINVAL (the port bits' flips depend on dport)",
+				      x[i].name, fam);
+				continue;
+			}
+			h = ref_flow_hash(win, &t, true, x[i].xfrm);	/* port 0 */
+			check(!rsspick_plan_new(&rss, t.family, q, &plan) &&
+			      !rsspick_plan_solve(plan, &t, &s1) &&
+			      !rsspick_solve(&rss, &t, q, &s2) &&
+			      (rsspick_set_bitmap(s1, b1), rsspick_set_bitmap(s2, b2),
+			       !memcmp(b1, b2, sizeof(b1))) &&
+			      rsspick_set_count(s1) == cnt + (indir[h % 128] == q),
+			      "plan, %s, %s: the solver's ports, port 0 included",
+			      x[i].name, fam);
+			rsspick_set_free(s1);
+			rsspick_set_free(s2);
+			rsspick_plan_free(plan);
+		}
+	}
+	rss.input_xfrm = REF_XOR | REF_OR_XOR;
+	check(rsspick_check(&rss, AF_INET) == -RSSPICK_EINVAL,
+	      "check: both transformations at once are EINVAL");
+
+	snprintf(path, sizeof(path), "%s/xfrm-both.txt", datadir);
+	cli_error("recorded ethtool -x with both symmetric transformations",
+		  "eth0: RSS input transformation symmetric-xor+symmetric-or-xor is on; rsspick models none, symmetric-xor or symmetric-or-xor (ethtool -X eth0 xfrm none)",
+		  1, NULL, "--ethtool-x", path, "-s", "1.1.1.1", "-d", "2.2.2.2", "-D", "1",
+		  "-q", "0", NULL);
+}
+
 /* Two spellings of one option answer alike: the same output, stderr and exit status. */
 static void test_spellings(void)
 {
@@ -1084,9 +1233,9 @@ static void test_cli(void)
 {
 	static struct run r;
 	uint32_t indir[128], i, first = 0;
-	struct rsspick_rss rss = { msft_key, 40, indir, 128 };
+	struct rsspick_rss rss = { .key = msft_key, .key_len = 40, .indir = indir, .indir_size = 128 };
 	struct rsspick_tuple t;
-	char x128[1024], x96[1024], xxor[1024], xsym[1024], xnokey[1024];
+	char x128[1024], x96[1024], xxor[1024], xnokey[1024];
 	char xgap[1024], xvirtio[1024], keyfile[1024], xnot[1024];
 	uint16_t near, lowest = 0;
 	uint32_t want;
@@ -1098,7 +1247,6 @@ static void test_cli(void)
 	snprintf(x128, sizeof(x128), "%s/toeplitz-128.txt", datadir);
 	snprintf(x96, sizeof(x96), "%s/toeplitz-96-6.1.txt", datadir);
 	snprintf(xxor, sizeof(xxor), "%s/hfunc-xor.txt", datadir);
-	snprintf(xsym, sizeof(xsym), "%s/xfrm-symxor.txt", datadir);
 	snprintf(xnokey, sizeof(xnokey), "%s/nokey.txt", datadir);
 	snprintf(xgap, sizeof(xgap), "%s/malformed-gap.txt", datadir);
 	snprintf(xvirtio, sizeof(xvirtio), "%s/virtio-norss.txt", datadir);
@@ -1253,10 +1401,6 @@ static void test_cli(void)
 		  "eth0: RSS hash function is xor, not toeplitz (ethtool -X", 1,
 		  NULL, "--ethtool-x", xxor, "-s", "1.1.1.1", "-d", "2.2.2.2", "-D",
 		  "1", "-q", "0", NULL);
-	cli_error("recorded ethtool -x with symmetric-xor",
-		  "input transformation symmetric-xor is on", 1, NULL, "--ethtool-x",
-		  xsym, "-s", "1.1.1.1", "-d", "2.2.2.2", "-D", "1", "-q", "0",
-		  NULL);
 	cli_error("recorded ethtool -x without key", "no RSS key", 1, NULL,
 		  "--ethtool-x", xnokey, "-s", "1.1.1.1", "-d", "2.2.2.2", "-D", "1",
 		  "-q", "0", NULL);
@@ -1338,11 +1482,13 @@ static void test_findings(void)
 	char bin68[1024];
 	const char *bins[2] = { bin, bin68 }, *f;
 	uint32_t indir[128], i;
-	struct rsspick_rss rss = { msft_key, 40, indir, 128 };
+	struct rsspick_rss rss = { .key = msft_key, .key_len = 40, .indir = indir, .indir_size = 128 };
+	uint32_t win[REF_MAX_BITS];
 	struct rsspick_tuple t;
 	struct rss_conf c;
 	int b;
 
+	ref_windows(msft_key, sizeof(msft_key), win);
 	for (i = 0; i < 128; i++)
 		indir[i] = i % 8;
 	snprintf(x96, sizeof(x96), "%s/toeplitz-96-6.1.txt", datadir);
@@ -1383,16 +1529,23 @@ static void test_findings(void)
 		      !r.err[0],
 		      "F2: %s --dev via the ioctl: 4 verified ports, no warning",
 		      bins[b]);
+		/* the transformation is read from the byte after hfunc */
 		for (i = 1; i <= 2; i++) {
 			snprintf(xf, sizeof(xf), "SHIM_XFRM=%u", i);
 			cli_env[1] = xf;
-			cli_error(b ? "F2 (6.8 headers): ioctl input_xfrm after hfunc" :
-				  "F2: ioctl input_xfrm in the byte after hfunc",
-				  i == 1 ? "lo: RSS input transformation symmetric-xor is on" :
-				  "lo: RSS input transformation symmetric-or-xor is on",
-				  1, NULL, "--dev", "lo", "-s", "10.0.0.1", "-d",
-				  "10.0.0.2", "-D", "443", "-q", "3", NULL);
+			run_cli(&r, NULL, "--dev", "lo", "-s", "10.0.0.1", "-d",
+				"10.0.0.2", "-D", "443", "-q", "3", "-n", "4", NULL);
+			check(r.status == 0 && !r.err[0] &&
+			      ref_ports(r.out, win, t, indir, 128, 3, i) == 4,
+			      "F2: %s --dev via the ioctl, input_xfrm %u: 4 ports the suite's Toeplitz with %s sends to queue 3",
+			      bins[b], i, i == 1 ? "symmetric-xor" : "symmetric-or-xor");
 		}
+		cli_env[1] = "SHIM_XFRM=3";
+		cli_error(b ? "F2 (6.8 headers): ioctl input_xfrm after hfunc" :
+			  "F2: ioctl input_xfrm in the byte after hfunc",
+			  "lo: RSS input transformation symmetric-xor+symmetric-or-xor is on; rsspick models none, symmetric-xor or symmetric-or-xor (ethtool -X lo xfrm none)",
+			  1, NULL, "--dev", "lo", "-s", "10.0.0.1", "-d",
+			  "10.0.0.2", "-D", "443", "-q", "3", NULL);
 		/* an ioctl hfunc of 0 is "not reported" */
 		cli_env[1] = "SHIM_HFUNC=0";
 		run_cli(&r, NULL, "--dev", "lo", "-s", "10.0.0.1", "-d",
@@ -1527,6 +1680,8 @@ int main(int argc, char **argv)
 		test_cli();
 	if (!access(bin, X_OK))
 		test_cli_vectors();
+	if (!access(bin, X_OK))
+		test_cli_xfrm();
 	if (!access(bin, X_OK))
 		test_findings();
 	if (!access(bin, X_OK))
