@@ -2,9 +2,9 @@
 # The checks, one target each: `scripts/test` runs the ones CI runs (`make -k -j2 ci`) and adds up
 # their results. Each target runs its command through scripts/step, which names the files the
 # check reads (git pathspecs, declared generously) and reports a check whose inputs are those of a
-# run that passed on this cache from that run, counted as skipped. `make NAME` runs one check;
-# results and logs are in $FLEXL4_CACHE/results. Checks on lines CI leaves out run the same way by
-# hand (e.g. `make kunit-6.12 check-6.1 loadtest-6.18`).
+# run that passed on this cache from that run, counted as skipped. `scripts/test NAME...` runs
+# some; results and logs are in $FLEXL4_CACHE/results. Checks on lines CI leaves out run the same
+# way by hand (e.g. `scripts/test check-6.12 check-6.1 loadtest-6.18 loadtest-7.3`).
 
 STEP = MAKEFLAGS= scripts/step
 
