@@ -18,7 +18,9 @@
  *    cosets that can reach a slot of the queue, and each of their ports
  *    is checked with one XOR (a Gray-code walk) and a division-free
  *    modulo; 2^16 * |{j mod 2^a}| / 2^a ports at most, all when S is odd;
- *  - plans: what depends only on the key, table and queue, done once.
+ *  - plans: what depends only on the key, table and queue, done once;
+ *    a plan finds toeplitz_coset_ceil()'s port in one compare per null
+ *    vector (plan_ceil()).
  */
 #include "../../net/core/toeplitz.c"
 
@@ -362,6 +364,7 @@ struct rsspick_plan {
 	bool full;
 	u16 solve_tab[2][256];
 	u32 delta[NBITS];		/* what each null vector flips */
+	u16 below[NBITS + 1];		/* below[i]: null vectors 0..i-1 XORed */
 	uint64_t magic;			/* fastmod() by S */
 	uint32_t nslots, *slots;	/* residues mod 2^a of the queue's slots */
 };
@@ -415,8 +418,10 @@ int rsspick_plan_new(const struct rsspick_rss *rss, int family,
 		pl->sport_tab[1][v] = port_flips(col, v);
 	}
 	lowbits_init(&pl->lb, col, rss->indir_size);
-	for (i = 0; i < pl->lb.dim; i++)
+	for (i = 0; i < pl->lb.dim; i++) {
 		pl->delta[i] = port_flips(col, pl->lb.basis[i]);
+		pl->below[i + 1] = pl->below[i] ^ pl->lb.basis[i];
+	}
 	pl->full = NBITS - pl->lb.dim == __builtin_popcount(pl->lb.mask);
 	for (i = 0; pl->full && i < 2; i++)
 		for (v = 0; v < 256 && !(v << 8 * i & ~pl->lb.mask); v++)
@@ -493,6 +498,25 @@ static int plan_h0(const struct rsspick_plan *pl,
 	return 0;
 }
 
+/*
+ * toeplitz_coset_ceil(@p, basis, dim, @min) in dim compares: the coset's
+ * k-th port rises with k (the basis is in reduced echelon form), so k is
+ * decided from its top bit down; with the bits below i clear, the largest
+ * port without bit i is p ^ below[i]. The kernel's binary search rebuilds
+ * a port from the basis at each of its dim + 2 probes.
+ */
+static u32 plan_ceil(const struct rsspick_plan *pl, u16 p, u16 min)
+{
+	int i;
+
+	if ((p ^ pl->below[pl->lb.dim]) < min)
+		return TOEPLITZ_NO_PORT;
+	for (i = pl->lb.dim - 1; i >= 0; i--)
+		if ((p ^ pl->below[i]) < min)
+			p ^= pl->lb.basis[i];
+	return p;
+}
+
 static bool plan_solve(const struct rsspick_plan *pl, u32 slot, u32 h0,
 		       u16 *p)
 {
@@ -551,14 +575,21 @@ int rsspick_plan_port(const struct rsspick_plan *pl,
 			continue;
 		if (is_power_of_2(S)) {
 			/* p, zero at every leading bit, is the coset's lowest */
-			k = p >= lo ? p : toeplitz_coset_ceil(p, pl->lb.basis,
-							      pl->lb.dim, lo);
+			k = p >= lo ? p : plan_ceil(pl, p, lo);
 			if (k > hi)
 				continue;
 			*port = k;
 			return 0;
 		}
-		/* other sizes: walk the coset until a port lands on the queue */
+		/*
+		 * other sizes: walk the coset until a port lands on the queue,
+		 * from its lowest port at or above lo, not its lowest port:
+		 * the walk flips the top null vector only halfway through
+		 */
+		k = p >= lo ? p : plan_ceil(pl, p, lo);
+		if (k > hi)
+			continue;
+		p = k;
 		h = h0 ^ pl->sport_tab[0][p >> 8] ^ pl->sport_tab[1][p & 0xff];
 		for (g = 0; ; ) {
 			if (p >= lo && p <= hi &&

@@ -17,7 +17,9 @@
  *   list/all       rsspick_solve() + rsspick_set_list() of every port,
  *                  what the CLI prints (through the bitmap).
  *
- * Then "a port for queue Q" on a new flow, flows per second:
+ * Then "a port for queue Q" on a new flow, flows per second, once with
+ * any port (1-65535) and once with the CLI's default range, Linux's
+ * ephemeral ports 32768-60999:
  *
  *   plan           rsspick_plan_port() on a plan made once for the key,
  *                  table and queue (outside the timing).
@@ -28,7 +30,8 @@
  *                  taken yet (the conservative baseline);
  *   solve+port     the same, then its lowest port, rsspick_set_list(, 1),
  *                  which is how a caller took a port before plans.
- *   brute          hash sport 1, 2, ... from scratch until one lands on Q.
+ *   brute          hash sport lo, lo + 1, ... from scratch until one lands
+ *                  on Q.
  *   brute/tab      the same early exit, with the hash split into per-byte
  *                  tables built once per key (outside the timing, as the
  *                  plan): the flow's hash with sport 0 by one lookup per
@@ -151,7 +154,10 @@ static void btab_init(const struct rsspick_rss *rss, int family)
 	}
 }
 
-/* First sport >= 1 of flow @t landing on @q, by the byte tables; 0 if none. */
+/* The source port range of the per-flow table's row */
+static uint16_t range_lo = 1, range_hi = 65535;
+
+/* First sport in the range of flow @t landing on @q, by the byte tables; 0 if none. */
 static uint32_t brute_tab(const struct rsspick_rss *rss,
 			  struct rsspick_tuple *t, uint32_t q)
 {
@@ -165,7 +171,7 @@ static uint32_t brute_tab(const struct rsspick_rss *rss,
 	for (i = 0; i < len; i++)
 		h0 ^= btab[i][in[i]];
 	sp = len - 4;
-	for (s = 1; s < RSSPICK_NPORTS; s++) {
+	for (s = range_lo; s <= range_hi; s++) {
 		h = h0 ^ btab[sp][s >> 8] ^ btab[sp + 1][s & 0xff];
 		if (rss->indir[pow2 ? h & mask : h % rss->indir_size] == q)
 			return s;
@@ -219,11 +225,11 @@ static uint32_t one_query(enum mode m, const struct rsspick_rss *rss,
 		rsspick_set_free(set);
 		break;
 	case PORT_PLAN:
-		if (!rsspick_plan_port(plan, t, 1, 65535, ports))
+		if (!rsspick_plan_port(plan, t, range_lo, range_hi, ports))
 			n = ports[0];
 		break;
 	case PORT_PLAN_OLD:
-		if (!old_rsspick_plan_port(old_plan, t, 1, 65535, ports))
+		if (!old_rsspick_plan_port(old_plan, t, range_lo, range_hi, ports))
 			n = ports[0];
 		break;
 	case PORT_SOLVE:
@@ -231,14 +237,19 @@ static uint32_t one_query(enum mode m, const struct rsspick_rss *rss,
 		if (rsspick_solve(rss, t, q, &set))
 			return 0;
 		n = rsspick_set_count(set);
-		if (m == PORT_SOLVE1 && rsspick_set_list(set, 1, 65535, ports, 1))
+		if (m == PORT_SOLVE1 &&
+		    rsspick_set_list(set, range_lo, range_hi, ports, 1))
 			n = ports[0];
 		rsspick_set_free(set);
 		break;
 	case PORT_BRUTE:
-		for (t->sport = 1; t->sport; t->sport++)
-			if (!rsspick_queue(rss, t, NULL, &n) && n == q)
-				return t->sport;
+		for (n = range_lo; n <= range_hi; n++) {
+			uint32_t qq;
+
+			t->sport = n;
+			if (!rsspick_queue(rss, t, NULL, &qq) && qq == q)
+				return n;
+		}
 		n = 0;
 		break;
 	case PORT_BRUTE_TAB:
@@ -284,6 +295,13 @@ static const struct config cfgs[] = {
 };
 #define NCFG ((int)(sizeof(cfgs) / sizeof(cfgs[0])))
 
+/* The per-flow table's ranges: any port, and the CLI's default */
+static const struct { uint16_t lo, hi; const char *what; } ranges[] = {
+	{ 1, 65535, "any port" },
+	{ 32768, 60999, "the CLI's default --range, Linux's ephemeral ports" },
+};
+#define NRANGES ((int)(sizeof(ranges) / sizeof(ranges[0])))
+
 /* The key, table and flow of config @c; the caller frees rss->indir. */
 static void setup(int c, struct rsspick_rss *rss, struct rsspick_tuple *t)
 {
@@ -309,7 +327,7 @@ int main(void)
 	bool old_plan_cols = false;
 #endif
 	uint64_t t0 = now_ns();
-	int npow2 = 0, c, m, k;
+	int npow2 = 0, c, m, k, r;
 
 	printf("rsspick bench: ports-for-queue queries/s on one core, %.1f s per cell\n",
 	       BUDGET_NS / 1e9);
@@ -349,55 +367,65 @@ int main(void)
 	       __builtin_exp(geo_set_pow2 / npow2));
 
 	printf("\na port for queue 1 on a new flow, flows/s (plan made once per key, table, queue)\n");
-	printf("%-38s %10s %10s %11s %10s %10s %11s %11s %11s%s\n", "config",
-	       "plan", "solve", "solve+port", "brute", "brute/tab",
-	       "plan/solve", "plan/brute", "plan/b.tab",
-	       old_plan_cols ? "   old plan    new/old" : "");
-	for (c = 0; c < NCFG; c++) {
-		const struct config *cf = &cfgs[c];
-		struct rsspick_tuple t;
-		struct rsspick_rss rss;
+	for (r = 0; r < NRANGES; r++) {
+		range_lo = ranges[r].lo;
+		range_hi = ranges[r].hi;
+		memset(geo_ps, 0, sizeof(geo_ps));
+		memset(geo_pb, 0, sizeof(geo_pb));
+		memset(geo_pt, 0, sizeof(geo_pt));
+		geo_old = 0;
+		printf("%ssource ports %u-%u (%s)\n", r ? "\n" : "",
+		       range_lo, range_hi, ranges[r].what);
+		printf("%-38s %10s %10s %11s %10s %10s %11s %11s %11s%s\n", "config",
+		       "plan", "solve", "solve+port", "brute", "brute/tab",
+		       "plan/solve", "plan/brute", "plan/b.tab",
+		       old_plan_cols ? "   old plan    new/old" : "");
+		for (c = 0; c < NCFG; c++) {
+			const struct config *cf = &cfgs[c];
+			struct rsspick_tuple t;
+			struct rsspick_rss rss;
 
-		setup(c, &rss, &t);
-		if (rsspick_plan_new(&rss, cf->family, 1, &plan) ||
-		    old_rsspick_plan_new(&rss, cf->family, 1, &old_plan))
-			return 1;
-		btab_init(&rss, cf->family);
-		for (m = PORT_PLAN; m <= PORT_BRUTE_TAB; m++)
-			if (m != PORT_PLAN_OLD || old_plan_cols)
-				qps[m] = measure(m, &rss, &t, 1, BUDGET_NS / 2);
-		printf("%-38s %10.0f %10.0f %11.0f %10.0f %10.0f %10.1fx %10.1fx %10.2fx",
-		       cf->name, qps[PORT_PLAN], qps[PORT_SOLVE],
-		       qps[PORT_SOLVE1], qps[PORT_BRUTE], qps[PORT_BRUTE_TAB],
-		       qps[PORT_PLAN] / qps[PORT_SOLVE],
-		       qps[PORT_PLAN] / qps[PORT_BRUTE],
-		       qps[PORT_PLAN] / qps[PORT_BRUTE_TAB]);
-		if (old_plan_cols) {
-			printf(" %10.0f %9.2fx", qps[PORT_PLAN_OLD],
-			       qps[PORT_PLAN] / qps[PORT_PLAN_OLD]);
-			geo_old += __builtin_log(qps[PORT_PLAN] / qps[PORT_PLAN_OLD]);
+			setup(c, &rss, &t);
+			if (rsspick_plan_new(&rss, cf->family, 1, &plan) ||
+			    old_rsspick_plan_new(&rss, cf->family, 1, &old_plan))
+				return 1;
+			btab_init(&rss, cf->family);
+			for (m = PORT_PLAN; m <= PORT_BRUTE_TAB; m++)
+				if (m != PORT_PLAN_OLD || old_plan_cols)
+					qps[m] = measure(m, &rss, &t, 1, BUDGET_NS / 2);
+			printf("%-38s %10.0f %10.0f %11.0f %10.0f %10.0f %10.1fx %10.1fx %10.2fx",
+			       cf->name, qps[PORT_PLAN], qps[PORT_SOLVE],
+			       qps[PORT_SOLVE1], qps[PORT_BRUTE], qps[PORT_BRUTE_TAB],
+			       qps[PORT_PLAN] / qps[PORT_SOLVE],
+			       qps[PORT_PLAN] / qps[PORT_BRUTE],
+			       qps[PORT_PLAN] / qps[PORT_BRUTE_TAB]);
+			if (old_plan_cols) {
+				printf(" %10.0f %9.2fx", qps[PORT_PLAN_OLD],
+				       qps[PORT_PLAN] / qps[PORT_PLAN_OLD]);
+				geo_old += __builtin_log(qps[PORT_PLAN] / qps[PORT_PLAN_OLD]);
+			}
+			putchar('\n');
+			k = !!(cf->size & (cf->size - 1));
+			geo_ps[k] += __builtin_log(qps[PORT_PLAN] / qps[PORT_SOLVE]);
+			geo_pb[k] += __builtin_log(qps[PORT_PLAN] / qps[PORT_BRUTE]);
+			geo_pt[k] += __builtin_log(qps[PORT_PLAN] / qps[PORT_BRUTE_TAB]);
+			rsspick_plan_free(plan);
+			old_rsspick_plan_free(old_plan);
+			free((uint32_t *)rss.indir);
 		}
-		putchar('\n');
-		k = !!(cf->size & (cf->size - 1));
-		geo_ps[k] += __builtin_log(qps[PORT_PLAN] / qps[PORT_SOLVE]);
-		geo_pb[k] += __builtin_log(qps[PORT_PLAN] / qps[PORT_BRUTE]);
-		geo_pt[k] += __builtin_log(qps[PORT_PLAN] / qps[PORT_BRUTE_TAB]);
-		rsspick_plan_free(plan);
-		old_rsspick_plan_free(old_plan);
-		free((uint32_t *)rss.indir);
+		printf("geometric mean ratio, plan vs solve from scratch: %.1fx (pow2 tables), %.1fx (others)\n",
+		       __builtin_exp(geo_ps[0] / npow2),
+		       __builtin_exp(geo_ps[1] / (NCFG - npow2)));
+		printf("geometric mean ratio, plan vs brute force:        %.1fx (pow2 tables), %.1fx (others)\n",
+		       __builtin_exp(geo_pb[0] / npow2),
+		       __builtin_exp(geo_pb[1] / (NCFG - npow2)));
+		printf("geometric mean ratio, plan vs brute force with byte tables: %.2fx (pow2 tables), %.2fx (others)\n",
+		       __builtin_exp(geo_pt[0] / npow2),
+		       __builtin_exp(geo_pt[1] / (NCFG - npow2)));
+		if (old_plan_cols)
+			printf("geometric mean ratio, plan vs old plan: %.2fx\n",
+			       __builtin_exp(geo_old / NCFG));
 	}
-	printf("geometric mean ratio, plan vs solve from scratch: %.1fx (pow2 tables), %.1fx (others)\n",
-	       __builtin_exp(geo_ps[0] / npow2),
-	       __builtin_exp(geo_ps[1] / (NCFG - npow2)));
-	printf("geometric mean ratio, plan vs brute force:        %.1fx (pow2 tables), %.1fx (others)\n",
-	       __builtin_exp(geo_pb[0] / npow2),
-	       __builtin_exp(geo_pb[1] / (NCFG - npow2)));
-	printf("geometric mean ratio, plan vs brute force with byte tables: %.2fx (pow2 tables), %.2fx (others)\n",
-	       __builtin_exp(geo_pt[0] / npow2),
-	       __builtin_exp(geo_pt[1] / (NCFG - npow2)));
-	if (old_plan_cols)
-		printf("geometric mean ratio, plan vs old plan: %.2fx\n",
-		       __builtin_exp(geo_old / NCFG));
 	printf("total %.1f s\n", (now_ns() - t0) / 1e9);
 	return 0;
 }
