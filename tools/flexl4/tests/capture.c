@@ -8,7 +8,8 @@
  *
  * Creates READY_FILE once the socket is bound, then exits 0 after COUNT
  * packets, or 1 when TIMEOUT_MS passes with fewer (having printed what
- * it got).
+ * it got).  With CAPTURE_FRAME=1 in the environment each line is the whole
+ * Ethernet frame, from the destination MAC on.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -36,7 +37,7 @@ int main(int argc, char **argv)
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
 	static unsigned char buf[70000];
 	long count, timeout, deadline, got = 0;
-	int fd, proto;
+	int fd, proto, ll = 0;
 	FILE *ready;
 
 	if (argc != 6) {
@@ -52,8 +53,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "capture: no interface %s\n", argv[1]);
 		return 2;
 	}
-	/* SOCK_DGRAM: the kernel strips the link-layer header. */
-	fd = socket(AF_PACKET, SOCK_DGRAM, htons(ETH_P_ALL));
+	/* SOCK_DGRAM: the kernel strips the link-layer header; SOCK_RAW keeps it. */
+	if (getenv("CAPTURE_FRAME") && !strcmp(getenv("CAPTURE_FRAME"), "1"))
+		ll = ETH_HLEN;
+	fd = socket(AF_PACKET, ll ? SOCK_RAW : SOCK_DGRAM, htons(ETH_P_ALL));
 	if (fd < 0 || bind(fd, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
 		perror("capture: socket");
 		return 2;
@@ -84,12 +87,12 @@ int main(int argc, char **argv)
 			perror("capture: recvfrom");
 			return 2;
 		}
-		if (from.sll_pkttype == PACKET_OUTGOING || n < 20)
+		if (from.sll_pkttype == PACKET_OUTGOING || n < ll + 20)
 			continue;
 		if (ntohs(from.sll_protocol) == ETH_P_IP)
-			p = buf[9];
-		else if (ntohs(from.sll_protocol) == ETH_P_IPV6 && n >= 40)
-			p = buf[6];
+			p = buf[ll + 9];
+		else if (ntohs(from.sll_protocol) == ETH_P_IPV6 && n >= ll + 40)
+			p = buf[ll + 6];
 		else
 			continue;
 		if (p != proto)

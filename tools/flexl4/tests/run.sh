@@ -627,11 +627,11 @@ IR=$T/root
 make -s -C "$HERE" install DESTDIR="$IR" PREFIX=/usr >"$T/out" 2>&1 &&
 	[ -x "$IR/usr/sbin/l4send" ] && [ -x "$IR/usr/sbin/rxq-delta" ] && [ -x "$IR/usr/sbin/l4steer" ] &&
 	[ "$("$IR/usr/sbin/l4steer" --version)" = "l4steer $(cat "$HERE/../VERSION")" ] &&
-	[ "$(find "$IR" -type f | wc -l)" -eq 7 ] && [ -f "$IR/usr/share/man/man8/l4steer.8" ] &&
-	[ -f "$IR/usr/share/flexl4/l4.cfg" ] &&
+	[ "$(find "$IR" -type f | wc -l)" -eq 8 ] && [ -f "$IR/usr/share/man/man8/l4steer.8" ] &&
+	[ -f "$IR/usr/share/flexl4/l4.cfg" ] && [ -f "$IR/usr/share/flexl4/l4v6.cfg" ] &&
 	make -s -C "$HERE" uninstall DESTDIR="$IR" PREFIX=/usr >>"$T/out" 2>&1 &&
 	[ -z "$(find "$IR" -type f)" ]
-ok "make install/uninstall with DESTDIR and PREFIX: the three tools, their man pages and trafgen/l4.cfg, then none" $? "$(cat "$T/out")"
+ok "make install/uninstall with DESTDIR and PREFIX: the three tools, their man pages, trafgen/l4.cfg and l4v6.cfg, then none" $? "$(cat "$T/out")"
 # The man pages are made from --help: they render cleanly and name every long option of it.
 for t in l4send rxq-delta l4steer; do
 	"$HERE/$t" --help >"$T/help"
@@ -775,6 +775,35 @@ else
 	elif CAPSEND=trafgen capture "$name" 146 17 -- --cpp -D SRC=192.0.2.1 -D DST=192.0.2.2 \
 		-D DMAC="$MACB" -i "$HERE/trafgen/l4.cfg" -o va -n 17 -P 1 -q; then
 		check_packets "$name" 4 146 28 0 "$(for d in $(seq 4001 4015) 4000 4001; do echo 32768:$d; done)" --frame
+	fi
+
+	# trafgen/l4v6.cfg, the same flow over IPv6: the whole frame, Ethernet header
+	# on, byte for byte the one l4send -6 builds for the same flow (its dports in
+	# trafgen's order, which starts at 4001), then its fields decoded. The kernel
+	# gives raw IPv6 packets an automatic flow label, the config 0, so the sender's
+	# namespace has net.ipv6.auto_flowlabels=0 for this check.
+	name="trafgen/l4v6.cfg: l4send -6's frames from trafgen, byte for byte from the Ethernet header on"
+	name2="trafgen/l4v6.cfg: next header 146, hop limit 64, traffic class and flow label 0, dports in turn"
+	if ! command -v trafgen >/dev/null; then
+		skip "$name" "trafgen (netsniff-ng) not installed"
+		skip "$name2" "trafgen (netsniff-ng) not installed"
+	else
+		afl=$(ip netns exec "$NSA" sysctl -n net.ipv6.auto_flowlabels)
+		ip netns exec "$NSA" sysctl -qw net.ipv6.auto_flowlabels=0
+		if CAPTURE_FRAME=1 capture "$name" 146 17 -- -6 -s 2001:db8::1 -d 2001:db8::2 \
+			-p 146 -S 32768 -D 4001-4015,4000 -n 17 &&
+		   mv "$T/cap" "$T/cap.l4send" &&
+		   CAPTURE_FRAME=1 CAPSEND=trafgen capture "$name" 146 17 -- --cpp \
+			-D SRC=2001:db8::1 -D DST=2001:db8::2 -D DMAC="$MACB" \
+			-i "$HERE/trafgen/l4v6.cfg" -o va -n 17 -P 1 -q; then
+			cmp -s "$T/cap.l4send" "$T/cap"
+			ok "$name" $? "$(diff "$T/cap.l4send" "$T/cap" | head -4)"
+			cut -c29- "$T/cap" >"$T/cap.ip" && mv "$T/cap.ip" "$T/cap"
+			check_packets "$name2" 6 146 28 0 "$(for d in $(seq 4001 4015) 4000 4001; do echo 32768:$d; done)" --frame
+		else
+			skip "$name2" "no frames to decode"
+		fi
+		ip netns exec "$NSA" sysctl -qw net.ipv6.auto_flowlabels="$afl"
 	fi
 
 	name="l4send: 2 threads send the count, all packets well formed"
