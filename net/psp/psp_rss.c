@@ -4,7 +4,7 @@
  * packets so that this device's RSS delivers them to a given queue.
  */
 
-#include <linux/ethtool.h>
+#include <linux/ethtool_netlink.h>
 #include <linux/netdevice.h>
 #include <linux/slab.h>
 #include <net/inet_sock.h>
@@ -22,70 +22,8 @@ struct psp_rss {
 	netdevice_tracker dev_tracker;
 	u32 fields_udp4;
 	u32 fields_udp6;
-	struct toeplitz_rss rss;
-	u8 data[];	/* the table, then the key */
+	struct toeplitz_rss rss;	/* its table and key are one buffer */
 };
-
-static int psp_rss_read(struct net_device *dev, struct psp_rss **out,
-			struct netlink_ext_ack *extack)
-{
-	const struct ethtool_ops *ops = dev->ethtool_ops;
-	struct ethtool_rxfh_fields fields = {};
-	struct ethtool_rxfh_param rxfh = {};
-	struct psp_rss *r;
-	u32 indir_size, key_size;
-	int err;
-
-	if (!ops || !ops->get_rxfh || !ops->get_rxfh_indir_size ||
-	    !ops->get_rxfh_key_size || !ops->get_rxfh_fields) {
-		NL_SET_ERR_MSG(extack,
-			       "The device does not report its RSS configuration");
-		return -EOPNOTSUPP;
-	}
-	indir_size = ops->get_rxfh_indir_size(dev);
-	key_size = ops->get_rxfh_key_size(dev);
-	if (!indir_size || !key_size) {
-		NL_SET_ERR_MSG(extack,
-			       "The device has no RSS indirection table or key");
-		return -EOPNOTSUPP;
-	}
-
-	r = kzalloc_flex(*r, data, indir_size * sizeof(u32) + key_size);
-	if (!r)
-		return -ENOMEM;
-	rxfh.indir = (u32 *)r->data;
-	rxfh.indir_size = indir_size;
-	rxfh.key = r->data + indir_size * sizeof(u32);
-	rxfh.key_size = key_size;
-	err = ops->get_rxfh(dev, &rxfh);
-	if (err) {
-		NL_SET_ERR_MSG(extack,
-			       "Reading the device's RSS configuration failed");
-		goto err_free;
-	}
-
-	/* A flow type the device cannot report is one it does not hash */
-	fields.flow_type = UDP_V4_FLOW;
-	if (!ops->get_rxfh_fields(dev, &fields))
-		r->fields_udp4 = fields.data;
-	fields.flow_type = UDP_V6_FLOW;
-	fields.data = 0;
-	if (!ops->get_rxfh_fields(dev, &fields))
-		r->fields_udp6 = fields.data;
-
-	r->rss.key = rxfh.key;
-	r->rss.key_size = key_size;
-	r->rss.indir = rxfh.indir;
-	r->rss.indir_size = indir_size;
-	r->rss.hfunc = rxfh.hfunc;
-	r->rss.input_xfrm = rxfh.input_xfrm;
-	*out = r;
-	return 0;
-
-err_free:
-	kfree(r);
-	return err;
-}
 
 /**
  * psp_rss_get() - read the RSS configuration of a socket's device
@@ -94,18 +32,25 @@ err_free:
  * @extack: the reason of a failure
  *
  * Reads the RSS key, indirection table, hash function and UDP hash fields
- * of the device the socket's route uses, locked as the ethtool core reads
- * them: the instance lock (rtnl_lock for a device without one) and the RSS
- * lock. Must be called without psd->lock, which nests inside them.
+ * of the device the socket's route uses, as the ethtool core reads them
+ * (ethtool_rxfh_get()): under the instance lock (rtnl_lock for a device
+ * without one), and not from a device that is detached or going away.
+ * Must be called without psd->lock, which nests inside the instance lock.
  *
  * Return: 0 or a negative errno.
  */
 int psp_rss_get(struct sock *sk, struct psp_rss **out,
 		struct netlink_ext_ack *extack)
 {
+	struct ethtool_rxfh_fields fields[] = {
+		{ .flow_type = UDP_V4_FLOW },
+		{ .flow_type = UDP_V6_FLOW },
+	};
+	struct ethtool_rxfh_param rxfh = {};
 	struct net_device *dev = NULL;
 	netdevice_tracker tracker;
 	struct dst_entry *dst;
+	struct psp_rss *r;
 	int err;
 
 	rcu_read_lock();
@@ -121,23 +66,42 @@ int psp_rss_get(struct sock *sk, struct psp_rss **out,
 	}
 
 	netdev_lock_ops_compat(dev);
-	if (dev->reg_state == NETREG_REGISTERED) {
-		mutex_lock(&dev->ethtool->rss_lock);
-		err = psp_rss_read(dev, out, extack);
-		mutex_unlock(&dev->ethtool->rss_lock);
-	} else {
-		NL_SET_ERR_MSG(extack, "The socket's device is going away");
-		err = -ENODEV;
-	}
+	err = ethtool_rxfh_get(dev, &rxfh, fields, ARRAY_SIZE(fields));
 	netdev_unlock_ops_compat(dev);
+	if (err == -ENODEV)
+		NL_SET_ERR_MSG(extack,
+			       "The socket's device is detached or going away");
+	else if (err == -EOPNOTSUPP)
+		NL_SET_ERR_MSG(extack,
+			       "The device does not report its RSS configuration");
+	else if (err)
+		NL_SET_ERR_MSG(extack,
+			       "Reading the device's RSS configuration failed");
+	if (err)
+		goto err_put;
 
-	if (err) {
-		netdev_put(dev, &tracker);
-		return err;
+	r = kzalloc_obj(*r);
+	if (!r) {
+		kfree(rxfh.indir);
+		err = -ENOMEM;
+		goto err_put;
 	}
-	(*out)->dev = dev;
-	(*out)->dev_tracker = tracker;
+	r->dev = dev;
+	r->dev_tracker = tracker;
+	r->fields_udp4 = fields[0].data;
+	r->fields_udp6 = fields[1].data;
+	r->rss.key = rxfh.key;
+	r->rss.key_size = rxfh.key_size;
+	r->rss.indir = rxfh.indir;
+	r->rss.indir_size = rxfh.indir_size;
+	r->rss.hfunc = rxfh.hfunc;
+	r->rss.input_xfrm = rxfh.input_xfrm;
+	*out = r;
 	return 0;
+
+err_put:
+	netdev_put(dev, &tracker);
+	return err;
 }
 
 void psp_rss_put(struct psp_rss *r)
@@ -145,6 +109,7 @@ void psp_rss_put(struct psp_rss *r)
 	if (!r)
 		return;
 	netdev_put(r->dev, &r->dev_tracker);
+	kfree(r->rss.indir);
 	kfree(r);
 }
 

@@ -91,6 +91,9 @@ int nsim_get_rxfh(struct net_device *dev, struct ethtool_rxfh_param *rxfh)
 	struct netdevsim *ns = netdev_priv(dev);
 	const struct nsim_rss *rss;
 
+	if (ns->ethtool.get_err)
+		return -ns->ethtool.get_err;
+
 	rcu_read_lock();
 	rss = rcu_dereference(ns->rss);
 	rxfh->hfunc = ETH_RSS_HASH_TOP;

@@ -249,6 +249,29 @@ def refuse_queue_not_in_table(cfg):
             "no RSS indirection table entry holds the queue")
 
 
+def refuse_detached(cfg):
+    """
+    A detached device (as during a reset) gets no port, and its RSS
+    configuration is not read: the driver's get_rxfh, set to fail, is not
+    called.
+    """
+    require_setup(cfg, "4")
+    if not is_nsim(cfg):
+        raise KsftSkipEx("detaching the device needs netdevsim")
+    port = cfg.get_local_nsim_dev().nsims[0]
+    lsock, _ = connect(cfg, "4")
+    port.dfs_write("ethtool/get_err", str(errno.EIO))
+    defer(port.dfs_write, "ethtool/get_err", "0")
+    port.dfs_write("detach", "1")
+    defer(port.dfs_write, "detach", "0")
+    with ksft_raises(NlError) as err:
+        cfg.pspnl.rx_assoc({"version": 0, "dev-id": cfg.psp_id,
+                            "sock-fd": lsock.fileno(), "steer-queue": 1})
+    ksft_eq(err.exception.error, errno.ENODEV)
+    ksft_eq(err.exception.nl_msg.extack["msg"],
+            "The socket's device is detached or going away")
+
+
 def require_setup(cfg, ipver):
     """Skip with the reason the setup gave, or without the address family."""
     if cfg.skip_reason:
@@ -289,7 +312,8 @@ def main() -> None:
             cfg.skip_reason = str(exc)
         try:
             ksft_run([steer_queue, steer_sock, no_steering,
-                      refuse_ports_not_hashed, refuse_queue_not_in_table],
+                      refuse_ports_not_hashed, refuse_queue_not_in_table,
+                      refuse_detached],
                      args=(cfg,))
         finally:
             for pspnl, versions in cfg.psp_restore:
