@@ -14,8 +14,8 @@ SERIES = patches drivers include net Documentation tools/testing MAINTAINERS
 TREE = scripts/get-sources scripts/apply $(SERIES) :!patches/*/faults
 
 TOOLS = flexl4 hw-firstrun rsspick steer-persist
-CI = kunit-7.3 kunit-6.18 loadtest-6.1 check-7.3 loadtest-6.12 psp-test check-6.18 \
-     nipa-builds-7.3 faults-7.3 faults-psp refresh wiring doccheck step-test \
+CI = kunit-7.3 check-7.3 faults-7.3 nipa-builds-7.3 psp-test faults-psp kunit-6.18 check-6.18 \
+     loadtest-6.1 loadtest-6.12 loadtest-dkms refresh wiring doccheck step-test \
      $(addprefix tools-,$(TOOLS))
 
 .PHONY: ci list
@@ -56,11 +56,14 @@ loadtest-%:
 	@$(STEP) $@ "$(TREE) dist tools/VERSION tools/flexl4/flexl4-loaded" \
 		dist/loadtest $$(bash -c '. scripts/lib.sh && loadtest_release $*')
 
-# Every series' export and each backport line's derivation; the init and teardown wiring
+# Every series' export and each backport line's derivation; the init and teardown wiring, read
+# from the branches refresh leaves applied
+LINES = 7.3 6.12 6.18 6.1
 refresh:
-	@$(STEP) $@ "$(TREE) scripts/refresh scripts/export" scripts/refresh --check 7.3 6.12 6.18 6.1
-wiring:
-	@$(STEP) $@ "$(TREE) scripts/wiring" scripts/wiring --self-test 7.3 6.12 6.18 6.1
+	@$(STEP) $@ "$(TREE) scripts/refresh scripts/export" --source "$(LINES)" \
+		scripts/refresh --check $(LINES)
+wiring: | refresh
+	@$(STEP) $@ "$(TREE) scripts/wiring" --source "$(LINES)" scripts/wiring --self-test $(LINES)
 
 # kernel-doc, the rst page, the operator guide's messages, the hardware selftest's skips
 doccheck:
@@ -69,6 +72,12 @@ doccheck:
 # A pass is reused only for the same inputs: each declared file changes a check's key
 step-test:
 	@$(STEP) $@ "Makefile scripts/step scripts/step-test" scripts/step-test
+
+# The DKMS tree built by the real dkms for a second release of each Debian line, no boot: the
+# oldest 6.1 the archive still has, and the pinned 6.12 (the load tests boot the newest of each)
+loadtest-dkms:
+	@$(STEP) $@ "$(TREE) dist tools/VERSION tools/flexl4/flexl4-loaded" --source 6.12 \
+		dist/loadtest --dkms-only $$(bash -c '. scripts/lib.sh && oldest_release 6.1') 6.12
 
 # Each operator tool's own tests
 tools-%:

@@ -403,6 +403,8 @@ debian_versions() {
 
 # newest_release LINE: the upstream version of the newest linux-source-LINE in the archive.
 newest_release() { debian_versions "$1" | tail -n1 | sed 's/-[^-]*$//'; }
+# oldest_release LINE: the upstream version of the oldest linux-source-LINE in the archive.
+oldest_release() { debian_versions "$1" | head -n1 | sed 's/-[^-]*$//'; }
 # loadtest_release LINE: what CI load-tests of LINE: the archive's newest release, or LINE (its
 # pinned source) where that is the newest
 loadtest_release() {
