@@ -62,7 +62,8 @@ ALL_TARGETS="7.3 6.12 6.18 6.1"
 # source package DEBIAN-VERSION in $CACHE/orig, downloading it once. The checksum is the one the
 # archive's signed Sources index lists, and must be SHA256 when given (a pin). A tarball already in
 # $CACHE/orig (e.g. a copy put there by hand) is used after its checksum. When the archive does not
-# have it, says so in one line (naming where a copy goes) and exits with SOURCE_GONE.
+# have it, says so in one line (naming where a copy goes) and exits with SOURCE_GONE; a download
+# of what the archive lists that fails is an error, not a skip.
 orig_tarball() {
 	local dver=$1 sha=${2:-} name line uri
 	name=linux_${dver%-*}.orig.tar.xz
@@ -83,9 +84,7 @@ orig_tarball() {
 		if ! /usr/lib/apt/apt-helper download-file "$uri" "$CACHE/orig/$name.part" \
 			"SHA256:$sha" >&2; then
 			rm -f "$CACHE/orig/$name.part"
-			echo "skipped: $name (Debian's linux $dver) could not be downloaded; put a copy with" \
-				"SHA-256 $sha at $CACHE/orig/$name" >&2
-			exit "$SOURCE_GONE"
+			die "$name (Debian's linux $dver): the archive lists it, but its download failed"
 		fi
 		mv "$CACHE/orig/$name.part" "$CACHE/orig/$name"
 	fi
