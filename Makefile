@@ -6,7 +6,9 @@
 # some; results and logs are in $FLEXL4_CACHE/results. Checks on lines CI leaves out run the same
 # way by hand (e.g. `scripts/test check-6.12 check-6.1 loadtest-6.18 loadtest-7.3`).
 
-STEP = MAKEFLAGS= scripts/step
+# A check's own makes start at level 0, as by hand: kselftest's lib.mk, below level 0, takes its
+# OUTPUT from a parent that is not there and writes its programs to /
+STEP = env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS scripts/step
 
 # What the series are made of, and what makes a kernel tree of them; the faults' lists
 # (patches/*/faults) are inputs of the fault runs only
