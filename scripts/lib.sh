@@ -271,12 +271,12 @@ test_config_opts() {
 }
 update_file() { if cmp -s "$1" "$2"; then rm "$1"; else mv "$1" "$2"; fi; }
 
-# in_list WORD LIST: whether WORD is one of the space-separated LIST
 # result_counts LINE: "PASSED FAILED SKIPPED" of a result line "N passed, N failed[, N skipped]"
 result_counts() {
 	sed -nE 's/^([0-9]+) passed, ([0-9]+) failed(, ([0-9]+) skipped)?.*/\1 \2 \4/p' <<<"$1" |
 		awk '{ print $1, $2, $3 + 0 }'
 }
+# in_list WORD LIST: whether WORD is one of the space-separated LIST
 in_list() { case " $2 " in *" $1 "*) return 0 ;; esac; return 1; }
 
 src_dir() { echo "$CACHE/src/$1"; }	# pristine unpacked tree, a git repo at tag 'base'
