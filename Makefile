@@ -27,7 +27,7 @@ list:
 
 # KUnit: the suites of every series the line carries, in one UML kernel
 kunit-%:
-	@$(STEP) $@ "$(TREE) scripts/kunit scripts/kunit-um.config" --source $* scripts/kunit $*
+	@$(STEP) $@ "$(TREE) scripts/kunit scripts/kunit-um.config scripts/debug.config" --source $* scripts/kunit $*
 
 # Every commit of every series built (W=1, sparse) and each series checked as it would be sent
 check-%:
@@ -42,14 +42,14 @@ nipa-builds-%: | check-%
 faults-7.3: | kunit-7.3
 faults-6.18: | kunit-6.18
 faults-%:
-	@$(STEP) $@ "scripts/get-sources scripts/apply $(SERIES) scripts/faults scripts/kunit scripts/kunit-um.config" \
+	@$(STEP) $@ "scripts/get-sources scripts/apply $(SERIES) scripts/faults scripts/kunit scripts/kunit-um.config scripts/debug.config" \
 		--source $* scripts/faults $* net net-next devlink
 
 # The PSP series: its KUnit suite and netdevsim selftests in a UML kernel, then its faults
 psp-test:
-	@$(STEP) $@ "$(TREE) scripts/psp-test scripts/psp" --source 7.3 scripts/psp-test
+	@$(STEP) $@ "$(TREE) scripts/psp-test scripts/psp scripts/debug.config" --source 7.3 scripts/psp-test
 faults-psp: | psp-test
-	@$(STEP) $@ "scripts/get-sources scripts/apply $(SERIES) scripts/faults scripts/psp-test scripts/psp" \
+	@$(STEP) $@ "scripts/get-sources scripts/apply $(SERIES) scripts/faults scripts/psp-test scripts/psp scripts/debug.config" \
 		--source 7.3 scripts/faults 7.3 psp
 
 # The out-of-tree module on Debian's newest release of the line: built (also by the real dkms),

@@ -247,10 +247,29 @@ kunit_config() {
 	mkdir -p "$build"
 	(cd "$tree" && python3 tools/testing/kunit/kunit.py config --arch=um --build_dir="$build" \
 		$(printf -- '--kunitconfig=%s ' "$@")) >"$build/config.log" 2>&1 || return 1
-	cat "$build/last_used_kunitconfig" "$TOP/scripts/kunit-um.config" >"$build/small.config"
+	cat "$build/last_used_kunitconfig" "$TOP/scripts/kunit-um.config" "$TOP/scripts/debug.config" \
+		>"$build/small.config"
 	make -s -C "$tree" ARCH=um O="$build" KCONFIG_CONFIG=.config.small \
 		KCONFIG_ALLCONFIG="$build/small.config" allnoconfig >>"$build/config.log" 2>&1 || return 1
 	update_file "$build/.config.small" "$build/.config"
+}
+
+# debug_config CONFIG: scripts/debug.config's options as CONFIG has them, on one line; fails
+# naming those it lacks (a dependency the kernel does not meet drops an option silently)
+debug_config() {
+	local want
+	want=$(grep -E '^CONFIG_[A-Z0-9_]+=y$' "$TOP/scripts/debug.config")
+	if grep -vxFf "$1" <<<"$want" >/dev/null; then
+		echo "the test kernel lacks: $(grep -vxFf "$1" <<<"$want" | paste -sd' ')"
+		return 1
+	fi
+	paste -sd' ' <<<"$want"
+}
+
+# console_reports LOG: the lines of a test kernel's console that open a report (KASAN, UBSAN,
+# lockdep, WARN, BUG, oops, panic), one each; a run that printed one failed
+console_reports() {
+	grep -aE '^(\[ *[0-9.]+\] )?(BUG|WARNING|UBSAN|INFO|Oops)[:!]|Kernel panic' "$1" || true
 }
 
 # update_file NEW FILE: NEW becomes FILE unless they are the same; then FILE keeps its mtime, and a
