@@ -99,6 +99,7 @@ VISIBLE_IF_KUNIT int mlx5_pg_cmd(struct mlx5_core_dev *mdev, void *in,
 
 	return mlx5_cmd_do(mdev, in, in_size, out, out_size);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_pg_cmd);
 
 static int mlx5_pg_supported(struct mlx5_core_dev *mdev, u8 ip_proto)
 {
@@ -341,6 +342,7 @@ unlock:
 	mutex_unlock(&pg->lock);
 	return node;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_parse_graph_node_get);
 
 static void mlx5_pg_node_free(struct mlx5_parse_graph_node *node)
 {
@@ -366,11 +368,13 @@ void mlx5_parse_graph_node_put(struct mlx5_parse_graph_node *node)
 		mlx5_pg_node_free(node);
 	mutex_unlock(&pg->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_parse_graph_node_put);
 
 u8 mlx5_parse_graph_node_sample_id(const struct mlx5_parse_graph_node *node)
 {
 	return node->sample_id;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_parse_graph_node_sample_id);
 
 /* debugfs "parse_graph": what the device offers, and the function's nodes */
 VISIBLE_IF_KUNIT int mlx5_pg_debugfs_show(struct seq_file *file, void *priv)
@@ -411,6 +415,7 @@ nodes:
 	mutex_unlock(&pg->lock);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_pg_debugfs_show);
 DEFINE_SHOW_ATTRIBUTE(mlx5_pg_debugfs);
 
 /**
@@ -443,6 +448,7 @@ struct mlx5_parse_graph *mlx5_parse_graph_create(struct mlx5_core_dev *mdev)
 			    &mlx5_pg_debugfs_fops);
 	return pg;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_parse_graph_create);
 
 /* The netdevs' rules are gone by now: a node left is a leaked reference */
 void mlx5_parse_graph_destroy(struct mlx5_parse_graph *pg)
@@ -460,3 +466,4 @@ void mlx5_parse_graph_destroy(struct mlx5_parse_graph *pg)
 	mutex_destroy(&pg->lock);
 	kfree(pg);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_parse_graph_destroy);
