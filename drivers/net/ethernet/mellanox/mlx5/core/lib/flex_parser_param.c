@@ -52,6 +52,7 @@ VISIBLE_IF_KUNIT int mlx5_flex_parser_reg(struct mlx5_core_dev *dev, u32 *mnvda,
 	return write ? mlx5_nv_param_write(dev, mnvda, len) :
 		       mlx5_nv_param_read(dev, mnvda, len);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_flex_parser_reg);
 
 /* A failed read is -EOPNOTSUPP, which devlink's parameter dump skips */
 static int mlx5_flex_parser_read_conf(struct mlx5_core_dev *dev, u32 *mnvda,
@@ -251,6 +252,7 @@ VISIBLE_IF_KUNIT const struct devlink_param mlx5_flex_parser_params[] = {
 	MLX5_FLEX_PARSER_PARAM(MLX5_DEVLINK_PARAM_ID_PROG_PARSE_GRAPH,
 			       "prog_parse_graph", DEVLINK_PARAM_TYPE_BOOL),
 };
+EXPORT_SYMBOL_IF_KUNIT(mlx5_flex_parser_params);
 
 int mlx5_flex_parser_params_register(struct devlink *devlink)
 {

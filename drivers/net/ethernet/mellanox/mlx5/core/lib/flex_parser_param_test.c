@@ -2,12 +2,15 @@
 /*
  * KUnit tests of the flex parser devlink parameters: each callback is called
  * as devlink calls it, and every MNVDA register access it makes is checked
- * against a fake device.
+ * against a fake device. The registration is checked through devlink's
+ * netlink interface, as devlink(8) sees it.
  */
 
 #include <kunit/device.h>
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
+#include <linux/net.h>
+#include <net/genetlink.h>
 #include "mlx5_core.h"
 #include "flex_parser_param.h"
 #include "nv_param.h"
@@ -46,8 +49,10 @@
 #define CAP_ALL_PROFILES	0xfffffffe
 #define CAP_GRAPH		BIT(0)
 
-#define MSG(s)			KBUILD_MODNAME ": " s
+/* the driver's extack messages carry its module name */
+#define MSG(s)			"mlx5_core: " s
 #define MAX_ACCESSES		4
+#define NL_BUF_LEN		4096
 
 static const u32 profile_id = MLX5_DEVLINK_PARAM_ID_FLEX_PARSER_PROFILE;
 static const u32 graph_id = MLX5_DEVLINK_PARAM_ID_PROG_PARSE_GRAPH;
@@ -74,6 +79,12 @@ struct fp_test {
 	int n;
 	struct fp_access log[MAX_ACCESSES];
 	struct netlink_ext_ack extack;
+	/* a generic netlink socket of the test's, devlink's family id and
+	 * the buffer of the last reply
+	 */
+	struct socket *nl;
+	u16 family;
+	void *nl_buf;
 };
 
 static int fake_reg(struct mlx5_core_dev *dev, u32 *mnvda, size_t len,
@@ -153,6 +164,10 @@ static void fp_test_exit(struct kunit *test)
 {
 	struct fp_test *t = test->priv;
 
+	if (t->nl) {
+		sock_release(t->nl);
+		devlink_unregister(t->devlink);
+	}
 	devlink_free(t->devlink);
 	if (t->shd)
 		devlink_free(t->shd);
@@ -166,6 +181,27 @@ static const struct devlink_param *fp_param(u32 id)
 		if (mlx5_flex_parser_params[i].id == id)
 			return &mlx5_flex_parser_params[i];
 	return NULL;
+}
+
+/* A value as devlink hands it to a callback: only the parameter type's member
+ * is set, the rest of the union is not zeroed
+ */
+static union devlink_param_value fp_u8(u8 v)
+{
+	union devlink_param_value val;
+
+	memset(&val, 0xaa, sizeof(val));
+	val.vu8 = v;
+	return val;
+}
+
+static union devlink_param_value fp_bool(bool v)
+{
+	union devlink_param_value val;
+
+	memset(&val, 0xaa, sizeof(val));
+	val.vbool = v;
+	return val;
 }
 
 /* Start a call: no access made yet, an empty extack */
@@ -236,6 +272,13 @@ static void expect_msg(struct kunit *test, const char *msg)
 	}
 	KUNIT_ASSERT_NOT_NULL(test, t->extack._msg);
 	KUNIT_EXPECT_STREQ(test, t->extack._msg, msg);
+}
+
+/* A get wrote its parameter's member of the union and nothing else */
+static void expect_val(struct kunit *test, const union devlink_param_value *val,
+		       const union devlink_param_value want)
+{
+	KUNIT_EXPECT_MEMEQ(test, val, &want, sizeof(want));
 }
 
 /* Access @i read the item given by @hdr and @type */
@@ -313,23 +356,23 @@ static void fp_get_next_and_default(struct kunit *test)
 	t->dflt[0] = 2;
 
 	KUNIT_EXPECT_EQ(test, fp_get(test, profile_id, false, &val), 0);
-	KUNIT_EXPECT_EQ(test, val.vu8, 4);
+	expect_val(test, &val, fp_u8(4));
 	expect_accesses(test, 1);
 	expect_read(test, 0, HDR_CONF_NEXT, TYPE_CONF);
 	expect_msg(test, NULL);
 
 	KUNIT_EXPECT_EQ(test, fp_get(test, graph_id, false, &val), 0);
-	KUNIT_EXPECT_TRUE(test, val.vbool);
+	expect_val(test, &val, fp_bool(true));
 	expect_accesses(test, 1);
 	expect_read(test, 0, HDR_CONF_NEXT, TYPE_CONF);
 
 	KUNIT_EXPECT_EQ(test, fp_get(test, profile_id, true, &val), 0);
-	KUNIT_EXPECT_EQ(test, val.vu8, 2);
+	expect_val(test, &val, fp_u8(2));
 	expect_accesses(test, 1);
 	expect_read(test, 0, HDR_CONF_DEFAULT, TYPE_CONF);
 
 	KUNIT_EXPECT_EQ(test, fp_get(test, graph_id, true, &val), 0);
-	KUNIT_EXPECT_FALSE(test, val.vbool);
+	expect_val(test, &val, fp_bool(false));
 	expect_accesses(test, 1);
 	expect_read(test, 0, HDR_CONF_DEFAULT, TYPE_CONF);
 }
@@ -357,9 +400,11 @@ static void fp_get_fields(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, fp_get(test, profile_id, false, &val), 0);
 		KUNIT_EXPECT_EQ_MSG(test, val.vu8, cases[i].profile,
 				    "dword 0x%08x", cases[i].dw0);
+		expect_val(test, &val, fp_u8(cases[i].profile));
 		KUNIT_EXPECT_EQ(test, fp_get(test, graph_id, false, &val), 0);
 		KUNIT_EXPECT_EQ_MSG(test, val.vbool, cases[i].graph,
 				    "dword 0x%08x", cases[i].dw0);
+		expect_val(test, &val, fp_bool(cases[i].graph));
 	}
 }
 
@@ -388,7 +433,7 @@ static void fp_get_read_fails(struct kunit *test)
 /* Validate profile @p, which the capability does or does not (@ok) allow */
 static void expect_profile(struct kunit *test, int p, bool ok)
 {
-	union devlink_param_value val = { .vu8 = p };
+	union devlink_param_value val = fp_u8(p);
 	char msg[NETLINK_MAX_FMTMSG_LEN];
 	struct fp_test *t = test->priv;
 
@@ -444,7 +489,7 @@ static void fp_validate_range(struct kunit *test)
 
 static void fp_validate_graph_cap(struct kunit *test)
 {
-	union devlink_param_value val = { .vbool = true };
+	union devlink_param_value val = fp_bool(true);
 	struct fp_test *t = test->priv;
 
 	t->cap = CAP_GRAPH;
@@ -455,13 +500,13 @@ static void fp_validate_graph_cap(struct kunit *test)
 
 	t->cap = CAP_ALL_PROFILES;
 	KUNIT_EXPECT_EQ(test, fp_validate(test, graph_id, val), -EOPNOTSUPP);
-	expect_msg(test, KBUILD_MODNAME
-		   ": Programmable parse graph is not supported on this device");
+	expect_msg(test,
+		   "mlx5_core: Programmable parse graph is not supported on this device");
 	expect_accesses(test, 1);
 	expect_read(test, 0, HDR_CAP, TYPE_CAP);
 
 	/* turning it off needs no capability, not even a readable one */
-	val.vbool = false;
+	val = fp_bool(false);
 	t->fail_at = 1;
 	t->fail_err = -EIO;
 	KUNIT_EXPECT_EQ(test, fp_validate(test, graph_id, val), 0);
@@ -471,7 +516,7 @@ static void fp_validate_graph_cap(struct kunit *test)
 
 static void fp_validate_cap_read_fails(struct kunit *test)
 {
-	union devlink_param_value val = { .vu8 = 4 };
+	union devlink_param_value val = fp_u8(4);
 	struct fp_test *t = test->priv;
 
 	t->cap = CAP_ALL_PROFILES | CAP_GRAPH;
@@ -481,7 +526,7 @@ static void fp_validate_cap_read_fails(struct kunit *test)
 	expect_msg(test, MSG("Failed to read flex parser capability"));
 	expect_accesses(test, 1);
 
-	val.vbool = true;
+	val = fp_bool(true);
 	t->fail_at = 1;
 	KUNIT_EXPECT_EQ(test, fp_validate(test, graph_id, val), -EOPNOTSUPP);
 	expect_msg(test, MSG("Failed to read flex parser capability"));
@@ -493,7 +538,7 @@ static void fp_validate_cap_read_fails(struct kunit *test)
  */
 static void fp_set_fields(struct kunit *test)
 {
-	union devlink_param_value val = { .vu8 = 4 };
+	union devlink_param_value val = fp_u8(4);
 	struct fp_test *t = test->priv;
 
 	t->next[0] = CONF_GRAPH;
@@ -505,18 +550,18 @@ static void fp_set_fields(struct kunit *test)
 	expect_read(test, 0, HDR_CONF_NEXT, TYPE_CONF);
 	expect_write(test, 1, CONF_GRAPH | 4, PORT);
 
-	val.vbool = false;
+	val = fp_bool(false);
 	KUNIT_EXPECT_EQ(test, fp_set(test, graph_id, val), 0);
 	expect_accesses(test, 2);
 	expect_read(test, 0, HDR_CONF_NEXT, TYPE_CONF);
 	expect_write(test, 1, 4, PORT);
 
-	val.vbool = true;
+	val = fp_bool(true);
 	KUNIT_EXPECT_EQ(test, fp_set(test, graph_id, val), 0);
 	expect_accesses(test, 2);
 	expect_write(test, 1, CONF_GRAPH | 4, PORT);
 
-	val.vu8 = 0;
+	val = fp_u8(0);
 	KUNIT_EXPECT_EQ(test, fp_set(test, profile_id, val), 0);
 	expect_accesses(test, 2);
 	expect_write(test, 1, CONF_GRAPH, PORT);
@@ -524,7 +569,7 @@ static void fp_set_fields(struct kunit *test)
 
 static void fp_set_fails(struct kunit *test)
 {
-	union devlink_param_value val = { .vu8 = 4 };
+	union devlink_param_value val = fp_u8(4);
 	struct fp_test *t = test->priv;
 
 	t->next[2] = PORT;
@@ -601,7 +646,7 @@ static void fp_reset_default_fails(struct kunit *test)
  */
 static void fp_store_locks_shd(struct kunit *test)
 {
-	union devlink_param_value val = { .vu8 = 4 };
+	union devlink_param_value val = fp_u8(4);
 	struct fp_test *t = test->priv;
 	int i;
 
@@ -631,36 +676,319 @@ static void fp_store_locks_shd(struct kunit *test)
 	t->mdev->shd = NULL;
 }
 
-/* nv_param.c registers the two parameters with its own on a PF and
- * unregisters them with its own at teardown, so that the driver's next
- * register (a devlink reload, a probe after a remove) finds none left: a
- * parameter left registered fails it with -EBUSY. A VF has none of them.
+/* A request of @cmd to generic netlink family @family, to be completed with
+ * its attributes and nlmsg_end()
  */
-static void fp_register_unregister(struct kunit *test)
+static struct sk_buff *fp_nl_new(struct kunit *test, u16 family, u8 cmd,
+				 struct nlmsghdr **nlh)
+{
+	struct genlmsghdr *hdr;
+	struct sk_buff *skb;
+
+	skb = nlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	*nlh = nlmsg_put(skb, 0, 1, family, GENL_HDRLEN, NLM_F_REQUEST);
+	KUNIT_ASSERT_NOT_NULL(test, *nlh);
+	hdr = nlmsg_data(*nlh);
+	hdr->cmd = cmd;
+	hdr->version = 1;
+	return skb;
+}
+
+/* Send @req and return the reply, or the error, that it gets */
+static struct nlmsghdr *fp_nl_request(struct kunit *test, struct sk_buff *req)
+{
+	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+	struct msghdr msg = {
+		.msg_name = &kernel,
+		.msg_namelen = sizeof(kernel),
+	};
+	struct fp_test *t = test->priv;
+	struct kvec iov = {
+		.iov_base = req->data,
+		.iov_len = req->len,
+	};
+	int len, sent;
+
+	sent = kernel_sendmsg(t->nl, &msg, &iov, 1, req->len);
+	len = req->len;
+	kfree_skb(req);
+	KUNIT_ASSERT_EQ(test, sent, len);
+
+	/* the kernel side answers before sendmsg returns */
+	memset(&msg, 0, sizeof(msg));
+	iov.iov_base = t->nl_buf;
+	iov.iov_len = NL_BUF_LEN;
+	len = kernel_recvmsg(t->nl, &msg, &iov, 1, NL_BUF_LEN, MSG_DONTWAIT);
+	KUNIT_ASSERT_GT(test, len, 0);
+	KUNIT_ASSERT_TRUE(test, nlmsg_ok(t->nl_buf, len));
+	return t->nl_buf;
+}
+
+static const struct nlattr *fp_nl_attrs(const struct nlmsghdr *nlh, int *len)
+{
+	*len = nlmsg_len(nlh) - GENL_HDRLEN;
+	return nlmsg_data(nlh) + GENL_HDRLEN;
+}
+
+/* Make the test's devlink instance visible to netlink, as the driver's is
+ * after probe, and open a generic netlink socket that finds devlink
+ */
+static void fp_nl_open(struct kunit *test)
 {
 	struct fp_test *t = test->priv;
-	int err, i;
+	const struct nlattr *attrs, *id;
+	struct nlmsghdr *nlh;
+	struct sk_buff *req;
+	int len;
+
+	t->nl_buf = kunit_kzalloc(test, NL_BUF_LEN, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t->nl_buf);
+	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, AF_NETLINK, SOCK_RAW,
+					       NETLINK_GENERIC, &t->nl), 0);
+	devlink_register(t->devlink);
+
+	req = fp_nl_new(test, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, &nlh);
+	KUNIT_ASSERT_EQ(test, nla_put_string(req, CTRL_ATTR_FAMILY_NAME,
+					     DEVLINK_GENL_NAME), 0);
+	nlmsg_end(req, nlh);
+	nlh = fp_nl_request(test, req);
+	KUNIT_ASSERT_EQ(test, nlh->nlmsg_type, GENL_ID_CTRL);
+	attrs = fp_nl_attrs(nlh, &len);
+	id = nla_find(attrs, len, CTRL_ATTR_FAMILY_ID);
+	KUNIT_ASSERT_NOT_NULL(test, id);
+	t->family = nla_get_u16(id);
+}
+
+/* DEVLINK_CMD_PARAM_GET of @name on the test's instance, as devlink(8) sends
+ * it: 0 and the reply's DEVLINK_ATTR_PARAM in @param, or devlink's error
+ */
+static int fp_nl_param_get(struct kunit *test, const char *name,
+			   const struct nlattr **param)
+{
+	struct fp_test *t = fp_call(test);
+	struct device *dev = devlink_to_dev(t->devlink);
+	const struct nlattr *attrs;
+	struct nlmsghdr *nlh;
+	struct sk_buff *req;
+	int len;
+
+	req = fp_nl_new(test, t->family, DEVLINK_CMD_PARAM_GET, &nlh);
+	KUNIT_ASSERT_EQ(test, nla_put_string(req, DEVLINK_ATTR_BUS_NAME,
+					     dev_bus_name(dev)), 0);
+	KUNIT_ASSERT_EQ(test, nla_put_string(req, DEVLINK_ATTR_DEV_NAME,
+					     dev_name(dev)), 0);
+	KUNIT_ASSERT_EQ(test, nla_put_string(req, DEVLINK_ATTR_PARAM_NAME,
+					     name), 0);
+	nlmsg_end(req, nlh);
+	nlh = fp_nl_request(test, req);
+	*param = NULL;
+	if (nlh->nlmsg_type == NLMSG_ERROR)
+		return ((struct nlmsgerr *)nlmsg_data(nlh))->error;
+
+	KUNIT_ASSERT_EQ(test, nlh->nlmsg_type, t->family);
+	attrs = fp_nl_attrs(nlh, &len);
+	*param = nla_find(attrs, len, DEVLINK_ATTR_PARAM);
+	KUNIT_ASSERT_NOT_NULL(test, *param);
+	return 0;
+}
+
+/* @param, as devlink reports it, is the driver's parameter @name of @type,
+ * permanent only, with @val for the next boot and the device's default @dflt
+ */
+static void expect_nl_param(struct kunit *test, const struct nlattr *param,
+			    const char *name, enum devlink_param_type type,
+			    u8 val, u8 dflt)
+{
+	const struct nlattr *a, *v, *list, *value = NULL;
+	int rem, n = 0;
+
+	a = nla_find_nested(param, DEVLINK_ATTR_PARAM_NAME);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_EXPECT_STREQ(test, (char *)nla_data(a), name);
+	KUNIT_EXPECT_NULL(test, nla_find_nested(param,
+						DEVLINK_ATTR_PARAM_GENERIC));
+	a = nla_find_nested(param, DEVLINK_ATTR_PARAM_TYPE);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_EXPECT_EQ(test, nla_get_u8(a), type);
+
+	/* one value per configuration mode: permanent only */
+	list = nla_find_nested(param, DEVLINK_ATTR_PARAM_VALUES_LIST);
+	KUNIT_ASSERT_NOT_NULL(test, list);
+	nla_for_each_nested(v, list, rem) {
+		KUNIT_EXPECT_EQ(test, nla_type(v), DEVLINK_ATTR_PARAM_VALUE);
+		value = v;
+		n++;
+	}
+	KUNIT_ASSERT_EQ(test, n, 1);
+	a = nla_find_nested(value, DEVLINK_ATTR_PARAM_VALUE_CMODE);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_EXPECT_EQ(test, nla_get_u8(a), DEVLINK_PARAM_CMODE_PERMANENT);
+
+	/* a bool's value is a flag, present when true; its default a u8 */
+	a = nla_find_nested(value, DEVLINK_ATTR_PARAM_VALUE_DATA);
+	if (type == DEVLINK_PARAM_TYPE_BOOL) {
+		KUNIT_EXPECT_EQ(test, !!a, !!val);
+		if (a)
+			KUNIT_EXPECT_EQ(test, nla_len(a), 0);
+	} else {
+		KUNIT_ASSERT_NOT_NULL(test, a);
+		KUNIT_EXPECT_EQ(test, nla_len(a), 1);
+		KUNIT_EXPECT_EQ(test, nla_get_u8(a), val);
+	}
+	a = nla_find_nested(value, DEVLINK_ATTR_PARAM_VALUE_DEFAULT);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_EXPECT_EQ(test, nla_len(a), 1);
+	KUNIT_EXPECT_EQ(test, nla_get_u8(a), dflt);
+}
+
+/* Both parameters are registered, each as itself: devlink answers for each
+ * name with its type and mode and the values the device holds, read through
+ * the parameter's own get and get_default
+ */
+static void expect_registered(struct kunit *test)
+{
+	const struct nlattr *param;
+	struct fp_test *t = test->priv;
+
+	t->next[0] = CONF_GRAPH | 4;
+	t->dflt[0] = 2;
+	KUNIT_ASSERT_EQ(test, fp_nl_param_get(test, "flex_parser_profile",
+					      &param), 0);
+	expect_nl_param(test, param, "flex_parser_profile",
+			DEVLINK_PARAM_TYPE_U8, 4, 2);
+	expect_accesses(test, 2);
+	expect_read(test, 0, HDR_CONF_NEXT, TYPE_CONF);
+	expect_read(test, 1, HDR_CONF_DEFAULT, TYPE_CONF);
+
+	KUNIT_ASSERT_EQ(test, fp_nl_param_get(test, "prog_parse_graph", &param),
+			0);
+	expect_nl_param(test, param, "prog_parse_graph",
+			DEVLINK_PARAM_TYPE_BOOL, true, false);
+	expect_accesses(test, 2);
+	expect_read(test, 0, HDR_CONF_NEXT, TYPE_CONF);
+	expect_read(test, 1, HDR_CONF_DEFAULT, TYPE_CONF);
+}
+
+/* Neither parameter is registered: devlink knows neither name */
+static void expect_unregistered(struct kunit *test)
+{
+	const struct nlattr *param;
+
+	KUNIT_EXPECT_EQ(test, fp_nl_param_get(test, "flex_parser_profile",
+					      &param), -EINVAL);
+	KUNIT_EXPECT_EQ(test, fp_nl_param_get(test, "prog_parse_graph", &param),
+			-EINVAL);
+	expect_accesses(test, 0);
+}
+
+static int fp_register(struct kunit *test)
+{
+	struct fp_test *t = test->priv;
+	int err;
 
 	devl_lock(t->devlink);
-	for (i = 0; i < 2; i++) {
-		err = mlx5_nv_param_register_dl_params(t->devlink);
-		KUNIT_EXPECT_EQ_MSG(test, err, 0, "register %d", i);
-		if (err) {	/* what the teardown left */
-			mlx5_flex_parser_params_unregister(t->devlink);
-			break;
-		}
-		mlx5_nv_param_unregister_dl_params(t->devlink);
-	}
-	/* nothing left after the last teardown either */
-	KUNIT_EXPECT_EQ(test, mlx5_flex_parser_params_register(t->devlink), 0);
-	mlx5_flex_parser_params_unregister(t->devlink);
+	err = mlx5_nv_param_register_dl_params(t->devlink);
+	devl_unlock(t->devlink);
+	return err;
+}
 
-	t->mdev->coredev_type = MLX5_COREDEV_VF;
-	KUNIT_EXPECT_EQ(test, mlx5_nv_param_register_dl_params(t->devlink), 0);
-	KUNIT_EXPECT_EQ(test, mlx5_flex_parser_params_register(t->devlink), 0);
-	mlx5_flex_parser_params_unregister(t->devlink);
+static void fp_unregister(struct kunit *test)
+{
+	struct fp_test *t = test->priv;
+
+	devl_lock(t->devlink);
 	mlx5_nv_param_unregister_dl_params(t->devlink);
 	devl_unlock(t->devlink);
+}
+
+/* nv_param.c registers the two parameters with its own on a PF and
+ * unregisters all of them at teardown, so that the driver's next register (a
+ * devlink reload, a probe after a remove) finds none left: a parameter left
+ * registered fails it with -EBUSY.
+ */
+static void fp_register_params(struct kunit *test)
+{
+	int i;
+
+	fp_nl_open(test);
+	expect_unregistered(test);
+	for (i = 0; i < 2; i++) {
+		KUNIT_ASSERT_EQ_MSG(test, fp_register(test), 0, "register %d",
+				    i);
+		expect_registered(test);
+		fp_unregister(test);
+		expect_unregistered(test);
+	}
+}
+
+static int fp_blocker_get(struct devlink *devlink, u32 id,
+			  struct devlink_param_gset_ctx *ctx,
+			  struct netlink_ext_ack *extack)
+{
+	return -EOPNOTSUPP;
+}
+
+static int fp_blocker_set(struct devlink *devlink, u32 id,
+			  struct devlink_param_gset_ctx *ctx,
+			  struct netlink_ext_ack *extack)
+{
+	return -EOPNOTSUPP;
+}
+
+/* A failed registration leaves nothing registered. Another parameter on the
+ * id of the first, then of the second flex parser parameter fails their
+ * registration with -EBUSY, after nv_param.c registered its own: those and
+ * the first flex parser parameter are unregistered again, so that the next
+ * registration, without the other parameter, succeeds.
+ */
+static void fp_register_unwinds(struct kunit *test)
+{
+	static const struct devlink_param blockers[] = {
+		DEVLINK_PARAM_DRIVER(MLX5_DEVLINK_PARAM_ID_FLEX_PARSER_PROFILE,
+				     "fp_test_blocker", DEVLINK_PARAM_TYPE_BOOL,
+				     BIT(DEVLINK_PARAM_CMODE_RUNTIME),
+				     fp_blocker_get, fp_blocker_set, NULL),
+		DEVLINK_PARAM_DRIVER(MLX5_DEVLINK_PARAM_ID_PROG_PARSE_GRAPH,
+				     "fp_test_blocker", DEVLINK_PARAM_TYPE_BOOL,
+				     BIT(DEVLINK_PARAM_CMODE_RUNTIME),
+				     fp_blocker_get, fp_blocker_set, NULL),
+	};
+	struct fp_test *t = test->priv;
+	int i;
+
+	fp_nl_open(test);
+	for (i = 0; i < ARRAY_SIZE(blockers); i++) {
+		devl_lock(t->devlink);
+		KUNIT_ASSERT_EQ(test, devl_params_register(t->devlink,
+							   &blockers[i], 1), 0);
+		devl_unlock(t->devlink);
+
+		KUNIT_EXPECT_EQ_MSG(test, fp_register(test), -EBUSY,
+				    "blocker %d", i);
+		expect_unregistered(test);
+
+		devl_lock(t->devlink);
+		devl_params_unregister(t->devlink, &blockers[i], 1);
+		devl_unlock(t->devlink);
+		KUNIT_ASSERT_EQ_MSG(test, fp_register(test), 0, "blocker %d",
+				    i);
+		expect_registered(test);
+		fp_unregister(test);
+		expect_unregistered(test);
+	}
+}
+
+/* A VF registers neither parameter */
+static void fp_register_vf(struct kunit *test)
+{
+	struct fp_test *t = test->priv;
+
+	fp_nl_open(test);
+	t->mdev->coredev_type = MLX5_COREDEV_VF;
+	KUNIT_EXPECT_EQ(test, fp_register(test), 0);
+	expect_unregistered(test);
+	fp_unregister(test);
 }
 
 static struct kunit_case fp_test_cases[] = {
@@ -677,7 +1005,9 @@ static struct kunit_case fp_test_cases[] = {
 	KUNIT_CASE(fp_reset_default),
 	KUNIT_CASE(fp_reset_default_fails),
 	KUNIT_CASE(fp_store_locks_shd),
-	KUNIT_CASE(fp_register_unregister),
+	KUNIT_CASE(fp_register_params),
+	KUNIT_CASE(fp_register_unwinds),
+	KUNIT_CASE(fp_register_vf),
 	{}
 };
 
@@ -689,3 +1019,7 @@ static struct kunit_suite fp_test_suite = {
 };
 
 kunit_test_suite(fp_test_suite);
+
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
+MODULE_DESCRIPTION("KUnit tests of the mlx5 flex parser devlink parameters");
+MODULE_LICENSE("Dual BSD/GPL");
