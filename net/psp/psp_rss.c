@@ -53,6 +53,12 @@ int psp_rss_get(struct sock *sk, struct psp_rss **out,
 	struct psp_rss *r;
 	int err;
 
+	if (!IS_ENABLED(CONFIG_ETHTOOL_NETLINK)) {
+		NL_SET_ERR_MSG(extack,
+			       "Steering reads RSS through ethtool netlink, which this kernel lacks");
+		return -EOPNOTSUPP;
+	}
+
 	rcu_read_lock();
 	dst = __sk_dst_get(sk);
 	if (dst)
@@ -166,7 +172,7 @@ int psp_rss_sport(const struct psp_rss *r, struct psp_dev *psd,
 	 * derives its port today, is not known here.
 	 */
 	inet_get_local_port_range(sock_net(sk), &lo, &hi);
-	pref = psp_hash_sport(sock_net(sk), sk->sk_hash);
+	pref = psp_hash_sport(lo, hi, sk->sk_hash);
 
 	/* If no port of the range reaches @queue, one above the well-known
 	 * ports; the reason of a failure is the last attempt's

@@ -5,7 +5,8 @@
 RSS of netdevsim: the Toeplitz key and indirection table ethtool sets are
 what ethtool reads back, and every packet the peer sends lands on the queue
 that the Toeplitz hash of its addresses (and ports, per rx-flow-hash)
-selects.
+selects, after the input transformation (none, symmetric-xor or
+symmetric-or-xor).
 """
 
 import errno
@@ -14,6 +15,8 @@ import socket
 import time
 
 from lib.py import (
+    XFRM_SYM_OR_XOR,
+    XFRM_SYM_XOR,
     CmdExitFailure,
     EthtoolFamily,
     KsftNamedVariant,
@@ -29,9 +32,10 @@ from lib.py import (
     ksft_raises,
     ksft_run,
     ksft_variants,
+    quiet_rx,
     rss_queue,
     rx_queue_packets,
-    wait_rx_quiet,
+    set_input_xfrm,
 )
 
 QUEUES = 4
@@ -80,7 +84,7 @@ def set_rss(cfg, key, indir):
     defer(ethtool, f"-X {cfg.ifname} default")
 
 
-def check_steering(cfg, key, indir, ipver, flows, ports=True):
+def check_steering(cfg, key, indir, ipver, flows, ports=True, xfrm=0):
     """Send each flow's packets and check they all land on its queue."""
     dport = 4000 + random.randrange(1000)
     fam = socket.AF_INET if ipver == "4" else socket.AF_INET6
@@ -91,7 +95,8 @@ def check_steering(cfg, key, indir, ipver, flows, ports=True):
         send_udp(cfg, ipver, 1, dport, 1)
         rx_queue_delta(cfg, before, 1)
         for sport in flows:
-            want = rss_queue(cfg, key, indir, ipver, sport, dport, ports)
+            want = rss_queue(cfg, key, indir, ipver, sport, dport, ports,
+                             xfrm)
             before = rx_queue_packets(cfg)
             send_udp(cfg, ipver, sport, dport, PACKETS)
             got = rx_queue_delta(cfg, before, PACKETS)
@@ -119,13 +124,25 @@ def key_table_roundtrip(cfg):
     ksft_in("  120:      3     1     2     0     3     1     2     0", text)
 
 
-@ksft_variants(_ipvers())
-def udp_ports_steer(cfg, ipver):
-    """With sdfn (the default), the source port picks the queue."""
+def _xfrms():
+    for ipver in ("4", "6"):
+        for name, xfrm in (("", 0), ("_sym_xor", XFRM_SYM_XOR),
+                           ("_sym_or_xor", XFRM_SYM_OR_XOR)):
+            yield KsftNamedVariant(f"ipv{ipver}{name}", ipver, xfrm)
+
+
+@ksft_variants(_xfrms())
+def udp_ports_steer(cfg, ipver, xfrm):
+    """
+    With sdfn (the default), the source port picks the queue, through
+    the input transformation set over ethtool netlink.
+    """
     indir = [random.randrange(QUEUES) for _ in range(128)]
     set_rss(cfg, MS_KEY, indir)
+    if xfrm:
+        set_input_xfrm(cfg, xfrm)
     check_steering(cfg, MS_KEY, indir, ipver,
-                   random.sample(range(1024, 65536), 8))
+                   random.sample(range(1024, 65536), 8), xfrm=xfrm)
 
 
 @ksft_variants(_ipvers())
@@ -185,9 +202,9 @@ def main() -> None:
     with NetDrvEpEnv(__file__, nsim_test=True, queue_count=QUEUES) as cfg:
         cfg.ethnl = EthtoolFamily()
         cfg.netnl = NetdevFamily()
-        wait_rx_quiet(cfg)
-        ksft_run([key_table_roundtrip, udp_ports_steer, udp_addrs_only,
-                  random_key_steer, refusals], args=(cfg,))
+        with quiet_rx(cfg):
+            ksft_run([key_table_roundtrip, udp_ports_steer, udp_addrs_only,
+                      random_key_steer, refusals], args=(cfg,))
     ksft_exit()
 
 
