@@ -263,12 +263,10 @@ suppresses_warnings() { grep -q '^#define kunit_warning_suppress(' "$1/include/k
 # debug_config CONFIG: scripts/debug.config's options as CONFIG has them, on one line; fails
 # naming those it lacks (a dependency the kernel does not meet drops an option silently)
 debug_config() {
-	local want
+	local want missing
 	want=$(grep -E '^CONFIG_[A-Z0-9_]+=y$' "$TOP/scripts/debug.config")
-	if grep -vxFf "$1" <<<"$want" >/dev/null; then
-		echo "the test kernel lacks: $(grep -vxFf "$1" <<<"$want" | paste -sd' ')"
-		return 1
-	fi
+	missing=$(grep -vxFf "$1" <<<"$want" | paste -sd' ' || true)
+	[ -z "$missing" ] || { echo "the test kernel lacks: $missing"; return 1; }
 	paste -sd' ' <<<"$want"
 }
 
