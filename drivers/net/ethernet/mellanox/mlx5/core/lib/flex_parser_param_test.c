@@ -345,8 +345,8 @@ static void fp_params_table(struct kunit *test)
 	}
 }
 
-/* get reads the value for the next boot, get_default the default */
-static void fp_get_next_and_default(struct kunit *test)
+/* get reads the value for the next boot */
+static void fp_get_next(struct kunit *test)
 {
 	struct fp_test *t = test->priv;
 	union devlink_param_value val;
@@ -365,6 +365,17 @@ static void fp_get_next_and_default(struct kunit *test)
 	expect_val(test, &val, fp_bool(true));
 	expect_accesses(test, 1);
 	expect_read(test, 0, HDR_CONF_NEXT, TYPE_CONF);
+}
+
+/* get_default reads the default, not the value for the next boot */
+static void fp_get_default(struct kunit *test)
+{
+	struct fp_test *t = test->priv;
+	union devlink_param_value val;
+
+	t->next[0] = CONF_GRAPH | 4;
+	t->next[2] = PORT;
+	t->dflt[0] = 2;
 
 	KUNIT_EXPECT_EQ(test, fp_get(test, profile_id, true, &val), 0);
 	expect_val(test, &val, fp_u8(2));
@@ -993,7 +1004,8 @@ static void fp_register_vf(struct kunit *test)
 
 static struct kunit_case fp_test_cases[] = {
 	KUNIT_CASE(fp_params_table),
-	KUNIT_CASE(fp_get_next_and_default),
+	KUNIT_CASE(fp_get_next),
+	KUNIT_CASE(fp_get_default),
 	KUNIT_CASE(fp_get_fields),
 	KUNIT_CASE(fp_get_read_fails),
 	KUNIT_CASE(fp_validate_range),
