@@ -1019,7 +1019,7 @@ static void rule_fails(struct kunit *test)
 {
 	struct pg_ctx *ctx = test->priv;
 	unsigned int i;
-	bool fte;
+	bool w;	/* fs_core WARNs once when the entry fails */
 	int ip6;
 
 	for (ip6 = 0; ip6 < 2; ip6++) {
@@ -1036,13 +1036,13 @@ static void rule_fails(struct kunit *test)
 
 		for (i = 0; i < ARRAY_SIZE(rule_fail_ops); i++) {
 			ctx->ft.fail_op = rule_fail_ops[i];
-			fte = rule_fail_ops[i] == FT_CREATE_FTE;
+			w = rule_fail_ops[i] == FT_CREATE_FTE;
 			kunit_warning_suppress(test) {
 				KUNIT_EXPECT_EQ(test,
 						drop_set(ctx, 5, ip6, 253, 3,
 							 0xfffffff0, false),
 						-EIO);
-				KUNIT_EXPECT_SUPPRESSED_WARNING_COUNT(test, fte);
+				KUNIT_EXPECT_SUPPRESSED_WARNING_COUNT(test, w);
 			}
 			KUNIT_EXPECT_EQ(test, fw_live_nodes(&ctx->fw), 0);
 			KUNIT_EXPECT_EQ(test, ctx->ft.tables, 0);
