@@ -193,15 +193,19 @@ applied_file() { echo "$(src_dir "$2")/.git/flexl4-applied-$1"; }
 # $CACHE/kunit/tree-TARGET, at a commit holding each of them on top of net-next (scripts/check shows
 # they git-am together), made without touching the work tree so that the checkout rewrites only
 # files that changed. net has no suite of its own, but its fixes go under net-next's (the rule
-# cases of net-next's suite reproduce them), as net-next carries them once it takes the feature;
-# psp's suite runs in scripts/psp-test's kernel.
+# cases of net-next's suite reproduce them), as net-next carries them once it takes the feature.
+# psp, on the default target only: on top of them, with scripts/psp/uml.config in the
+# configuration, so that its Toeplitz suite runs with the others and scripts/psp-test boots the
+# same kernel for its selftests (one sanitized kernel to build, not two). The caller holds the
+# lock kunit-TARGET while it uses the tree and its build.
 kunit_kernel() {
-	local t=$1 src s k tree head dirs=() others=()
+	local t=$1 src s k tree head dirs=() others=() fragments=
 	src=$(src_dir "$t")
 	for s in $(series_for "$t"); do
 		"$TOP/scripts/apply" "$t" "$s" >/dev/null
 		case $s in
-		psp) continue ;;
+		psp)	[ "$t" = "$DEFAULT_TARGET" ] || continue
+			others+=(psp) fragments=$TOP/scripts/psp/uml.config; continue ;;
 		net) others+=(net); continue ;;	# net-next has the net fixes when it takes the feature
 		esac
 		k=$(git -C "$src" diff --name-only --diff-filter=A base "$(series_branch "$s")" -- |
@@ -231,23 +235,23 @@ kunit_kernel() {
 		)
 		git -C "$tree" checkout -q -f --detach "$head"
 	fi
-	kunit_config "$tree" "$CACHE/kunit/$t" "${dirs[@]}" || die "$t: no KUnit configuration"
+	kunit_config "$tree" "$CACHE/kunit/$t" "$fragments" "${dirs[@]}" || die "$t: no KUnit configuration"
 	echo "$tree ${dirs[*]}"
 }
 
-# kunit_config TREE BUILD DIR...: BUILD's .config for kunit.py, small. kunit.py alone configures with
+# kunit_config TREE BUILD FRAGMENTS DIR...: BUILD's .config for kunit.py, small. kunit.py alone configures with
 # olddefconfig from the kunitconfigs, which turns on every default-y option (every Ethernet vendor,
 # media): about 500 directories that each rebuild walks, most of a planted fault's time. Here the
 # .config is allnoconfig with what the kunitconfigs ask for (as kunit.py merged them, UML's
-# additions included) and scripts/kunit-um.config; kunit.py keeps a .config that holds its
-# kunitconfig. Rewritten only when it changes.
+# additions included), scripts/kunit-um.config and FRAGMENTS (files, space-separated); kunit.py
+# keeps a .config that holds its kunitconfig. Rewritten only when it changes.
 kunit_config() {
-	local tree=$1 build=$2
-	shift 2
+	local tree=$1 build=$2 fragments=$3
+	shift 3
 	mkdir -p "$build"
 	(cd "$tree" && python3 tools/testing/kunit/kunit.py config --arch=um --build_dir="$build" \
 		$(printf -- '--kunitconfig=%s ' "$@")) >"$build/config.log" 2>&1 || return 1
-	cat "$build/last_used_kunitconfig" "$TOP/scripts/kunit-um.config" >"$build/small.config"
+	cat "$build/last_used_kunitconfig" "$TOP/scripts/kunit-um.config" $fragments >"$build/small.config"
 	! suppresses_warnings "$tree" || cat "$TOP/scripts/debug.config" >>"$build/small.config"
 	make -s -C "$tree" ARCH=um O="$build" KCONFIG_CONFIG=.config.small \
 		KCONFIG_ALLCONFIG="$build/small.config" allnoconfig >>"$build/config.log" 2>&1 || return 1
