@@ -39,7 +39,7 @@ nipa-builds-%: | check-%
 	@$(STEP) $@ "$(TREE) scripts/nipa-builds" --source $* scripts/nipa-builds $*
 
 # The faults planted in the series' new code, which KUnit must catch, in the kernel scripts/kunit
-# builds. About 45 minutes on 7.3: run by hand before sending (HACKING); CI checks that each still
+# builds. About 50 minutes on 7.3: run by hand before sending (HACKING); CI checks that each still
 # plants in its function
 faults-%:
 	@$(STEP) $@ "scripts/get-sources scripts/apply $(SERIES) scripts/faults scripts/kunit scripts/kunit-um.config scripts/debug.config scripts/psp/uml.config" \
