@@ -11,9 +11,11 @@ py3=$(python3 -c 'import sys; print(sys.executable)')
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE=${FLEXL4_CACHE:-/var/cache/mlx5-flexl4}
-# make's jobs for each build; scripts/test, which runs builds side by side, sets FLEXL4_JOBS so that
-# they add up to the machine's CPUs
-JOBS=${FLEXL4_JOBS:-$(nproc)}
+# make's jobs option for each build: none under scripts/test, whose make passes its pool of jobs (the
+# jobserver in MAKEFLAGS, which a -j of our own would leave) to every build of the run; by hand,
+# every CPU
+JOBS=-j$(nproc)
+[[ ${MAKEFLAGS:-} =~ --jobserver-auth=([0-9]+), ]] && [ -e "/proc/self/fd/${BASH_REMATCH[1]}" ] && JOBS=
 MLX5=drivers/net/ethernet/mellanox/mlx5/core
 DEFAULT_TARGET=7.3
 CODESPELL_DICT=/usr/lib/python3/dist-packages/codespell_lib/data/dictionary.txt
@@ -252,10 +254,35 @@ kunit_config() {
 	(cd "$tree" && python3 tools/testing/kunit/kunit.py config --arch=um --build_dir="$build" \
 		$(printf -- '--kunitconfig=%s ' "$@")) >"$build/config.log" 2>&1 || return 1
 	cat "$build/last_used_kunitconfig" "$TOP/scripts/kunit-um.config" $fragments >"$build/small.config"
-	! suppresses_warnings "$tree" || cat "$TOP/scripts/debug.config" >>"$build/small.config"
+	: >"$build/make.args.new"
+	if suppresses_warnings "$tree"; then
+		cat "$TOP/scripts/debug.config" >>"$build/small.config"
+		sanitized_objects "$tree" >"$build/make.args.new"
+	fi
+	update_file "$build/make.args.new" "$build/make.args"
 	make -s -C "$tree" ARCH=um O="$build" KCONFIG_CONFIG=.config.small \
 		KCONFIG_ALLCONFIG="$build/small.config" allnoconfig >>"$build/config.log" 2>&1 || return 1
 	update_file "$build/.config.small" "$build/.config"
+}
+
+# sanitized_objects TREE: make's variables that keep KASAN and UBSAN to the objects of the .c files
+# the series add or change (their tests included) and off the rest of the kernel, which they
+# would only slow down; lockdep and the list checks stay global. Kbuild reads
+# KASAN_SANITIZE_NAME.o with NAME the object's path from the Makefile that lists it: every suffix
+# of the path is given.
+sanitized_objects() {
+	local f
+	echo KASAN_SANITIZE=n UBSAN_SANITIZE=n
+	git -C "$1" diff --name-only base HEAD -- '*.c' | while read -r f; do
+		f=${f%.c}.o
+		while echo "KASAN_SANITIZE_$f=y UBSAN_SANITIZE_$f=y" && [ "$f" != "${f#*/}" ]; do f=${f#*/}; done
+	done | sort -u
+}
+# kunit_make TREE BUILD MAKE-ARGUMENT...: make in the KUnit kernel's build, with its sanitizer switches
+kunit_make() { make -C "$1" ARCH=um O="$2" $JOBS $(cat "$2/make.args") "${@:3}"; }
+# kunit_exec TREE BUILD: the kernel built and booted, its suites' results as kunit.py prints them
+kunit_exec() {
+	kunit_make "$1" "$2" linux && (cd "$1" && python3 tools/testing/kunit/kunit.py exec --build_dir="$2")
 }
 
 # suppresses_warnings TREE: whether TREE's KUnit can suppress a WARN a case expects
@@ -280,8 +307,6 @@ console_reports() {
 	grep -aE '^(\[ *[0-9.]+\] )?(BUG|WARNING|UBSAN|INFO|Oops)[:!]|Kernel panic' "$1" || true
 }
 
-# update_file NEW FILE: NEW becomes FILE unless they are the same; then FILE keeps its mtime, and a
-# build that reads it has nothing to redo
 # test_config_opts TREE "KCONFIG..." "SERIES...": scripts/config arguments that enable KUnit, every
 # KUnit test option of those Kconfig files as TREE has them, and what each series'
 # patches/SERIES/check.config asks for its code to be built
@@ -296,6 +321,8 @@ test_config_opts() {
 		[ ! -f "$f" ] || sed -n 's/^CONFIG_\([A-Z0-9_]*\)=\([ym]\)$/--set-val \1 \2/p' "$f"
 	done
 }
+# update_file NEW FILE: NEW becomes FILE unless they are the same; then FILE keeps its mtime, and a
+# build that reads it has nothing to redo
 update_file() { if cmp -s "$1" "$2"; then rm "$1"; else mv "$1" "$2"; fi; }
 
 # result_counts LINE: "PASSED FAILED SKIPPED" of a result line "N passed, N failed[, N skipped]"
@@ -356,7 +383,7 @@ apt_private() {
 	[ -n "$mirror" ] && [ -n "$security" ] || die "cannot find the system's Debian mirror and its" \
 		"security archive in /etc/apt (sources.list or sources.list.d): add Debian's entries there"
 	mkdir -p "$root/lists/partial" "$root/archives/partial" "$root/cache"
-	lock apt	# two runs at once (scripts/test's lanes) write the same file
+	lock apt	# two checks at once write the same file
 	cat >"$root/sources.list.new" <<EOF
 deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror trixie main
 deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror trixie-backports main
@@ -403,7 +430,7 @@ build_tree_at() {
 	shift 2
 	config_tree_at "$src" "$o"
 	# the .ko target makes modules_prepare (and syncconfig, when .config or a Kconfig changed) first
-	if ! make -C "$src" O="$o" -j"$JOBS" KBUILD_MODPOST_WARN=1 "$@" \
+	if ! make -C "$src" O="$o" $JOBS KBUILD_MODPOST_WARN=1 "$@" \
 		"$MLX5/mlx5_core.ko" >"$o/build.log" 2>&1; then
 		grep -E 'error|Error' "$o/build.log" >&2 || tail -20 "$o/build.log" >&2
 		return 1
@@ -459,7 +486,7 @@ symvers_drift() {
 }
 
 # move_member FILE STRUCT MEMBER: FILE with the one-line declaration of STRUCT's MEMBER moved to the
-# end of the struct, on stdout (for distribution builds, patches/dist/append-members). Exit status 2
+# end of the struct, on stdout (for distribution builds, dist/dist-append-members). Exit status 2
 # if the struct has no such member, 3 if it is under #if.
 move_member() {
 	awk -v s="$2" -v m="$3" '
