@@ -69,13 +69,14 @@ loadtest-dkms:
 			echo lookup-failed) 6.12
 
 # Every series' export and each backport line's derivation, from the repo's files; the init and
-# teardown wiring, read from the branches refresh leaves applied
+# teardown wiring, read from each line's net-next branch
 LINES = 7.3 6.12 6.18 6.1
 refresh:
-	@$(STEP) $@ "patches drivers include net Documentation tools/testing MAINTAINERS scripts/refresh \
-		scripts/export scripts/apply" --source "$(LINES)" scripts/refresh --check $(LINES)
-wiring: | refresh
-	@$(STEP) $@ "$(addprefix @,$(LINES)) scripts/wiring" --source "$(LINES)" \
+	@$(STEP) $@ "patches :!patches/*/cover-letter :!patches/*/faults drivers include net \
+		Documentation tools/testing MAINTAINERS scripts/refresh scripts/export scripts/apply" \
+		--source "$(LINES)" scripts/refresh --check $(LINES)
+wiring:
+	@$(STEP) $@ "$(addprefix net-next@,$(LINES)) scripts/wiring" --source "$(LINES)" \
 		scripts/wiring --self-test $(LINES)
 
 # kernel-doc, the rst page, the operator guide's messages, the hardware selftest's skips

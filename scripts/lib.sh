@@ -254,11 +254,8 @@ kunit_config() {
 	(cd "$tree" && python3 tools/testing/kunit/kunit.py config --arch=um --build_dir="$build" \
 		$(printf -- '--kunitconfig=%s ' "$@")) >"$build/config.log" 2>&1 || return 1
 	cat "$build/last_used_kunitconfig" "$TOP/scripts/kunit-um.config" $fragments >"$build/small.config"
-	: >"$build/make.args.new"
-	if suppresses_warnings "$tree"; then
-		cat "$TOP/scripts/debug.config" >>"$build/small.config"
-		sanitized_objects "$tree" >"$build/make.args.new"
-	fi
+	! suppresses_warnings "$tree" || cat "$TOP/scripts/debug.config" >>"$build/small.config"
+	sanitized_objects "$tree" >"$build/make.args.new"
 	update_file "$build/make.args.new" "$build/make.args"
 	make -s -C "$tree" ARCH=um O="$build" KCONFIG_CONFIG=.config.small \
 		KCONFIG_ALLCONFIG="$build/small.config" allnoconfig >>"$build/config.log" 2>&1 || return 1
@@ -278,12 +275,10 @@ sanitized_objects() {
 		while echo "KASAN_SANITIZE_$f=y UBSAN_SANITIZE_$f=y" && [ "$f" != "${f#*/}" ]; do f=${f#*/}; done
 	done | sort -u
 }
-# kunit_make TREE BUILD MAKE-ARGUMENT...: make in the KUnit kernel's build, with its sanitizer switches
-kunit_make() { make -C "$1" ARCH=um O="$2" $JOBS $(cat "$2/make.args") "${@:3}"; }
+# kunit_make TREE BUILD MAKE-ARGUMENT...: make in the KUnit kernel's build, with its sanitizer switches;
 # kunit_exec TREE BUILD: the kernel built and booted, its suites' results as kunit.py prints them
-kunit_exec() {
-	kunit_make "$1" "$2" linux && (cd "$1" && python3 tools/testing/kunit/kunit.py exec --build_dir="$2")
-}
+kunit_make() { make -C "$1" ARCH=um O="$2" $JOBS $(cat "$2/make.args") "${@:3}"; }
+kunit_exec() { kunit_make "$1" "$2" linux && (cd "$1" && tools/testing/kunit/kunit.py exec --build_dir="$2"); }
 
 # suppresses_warnings TREE: whether TREE's KUnit can suppress a WARN a case expects
 # (kunit_warning_suppress()). Only such a line's KUnit kernel takes scripts/debug.config and fails
